@@ -1,0 +1,225 @@
+// The CLI's command table: what each command takes, and how its result prints (text or --json).
+import type { PgDeps } from '../deps.ts';
+import { addDomain } from '../domain/projects/add-domain.ts';
+import { addNetworkAccount } from '../domain/projects/add-network-account.ts';
+import { addStoreListing } from '../domain/projects/add-store-listing.ts';
+import { createProject } from '../domain/projects/create-project.ts';
+import { requireProject } from '../domain/projects/require-project.ts';
+import { rotateServerKey } from '../domain/projects/rotate-server-key.ts';
+import { listDomains } from '../store/postgres/domains.ts';
+import { listNetworkAccounts } from '../store/postgres/network-accounts.ts';
+import { listProjects, type Project } from '../store/postgres/projects.ts';
+import { listStoreListings } from '../store/postgres/store-listings.ts';
+import type { FlagSpec, Flags } from './flags.ts';
+import { table } from './table.ts';
+
+export type CommandResult = { json: unknown; text: string };
+export type CommandSpec = {
+  path: string[];
+  summary: string;
+  needs: 'postgres' | 'all';
+  flags: FlagSpec;
+  run: (deps: PgDeps, flags: Flags, progress: (line: string) => void) => Promise<CommandResult>;
+};
+
+const str = (f: Flags, k: string): string => String(f[k] ?? '');
+const opt = (f: Flags, k: string): string | undefined => (typeof f[k] === 'string' ? (f[k] as string) : undefined);
+const PROJECT = { project: { type: 'string', required: true, description: 'project id' } } as const;
+
+const projectJson = (p: Project) => ({
+  id: p.id,
+  name: p.name,
+  timezone: p.timezone,
+  currency: p.displayCurrency,
+  token: p.token,
+  website: p.website,
+  created_at: p.createdAt.toISOString(),
+});
+
+export const COMMANDS: CommandSpec[] = [
+  {
+    path: ['migrate'],
+    summary: 'apply pending Postgres and ClickHouse migrations (stop an embedded-mode server first)',
+    needs: 'all',
+    flags: {},
+    run: async () => ({ json: { ok: true }, text: 'migrations applied' }),
+  },
+  {
+    path: ['projects', 'create'],
+    summary: 'create a project; prints its token and server key (shown once)',
+    needs: 'postgres',
+    flags: {
+      name: { type: 'string', required: true, description: 'project name' },
+      timezone: { type: 'string', description: 'IANA zone for report days (default UTC)' },
+      currency: { type: 'string', description: 'ISO 4217 display currency (default USD)' },
+      website: { type: 'string', description: 'fallback redirect URL for links' },
+    },
+    run: async (deps, f) => {
+      const { project, serverKey } = await createProject(deps, {
+        name: str(f, 'name'),
+        timezone: opt(f, 'timezone'),
+        currency: opt(f, 'currency'),
+        website: opt(f, 'website'),
+      });
+      return {
+        json: { ...projectJson(project), server_key: serverKey },
+        text: `project ${project.id} (${project.name})\n  token:      ${project.token}\n  server key: ${serverKey}\n  (the server key is shown only now; keep it secret)`,
+      };
+    },
+  },
+  {
+    path: ['projects', 'list'],
+    summary: 'list projects',
+    needs: 'postgres',
+    flags: {},
+    run: async (deps) => {
+      const projects = await listProjects(deps.sql);
+      return {
+        json: projects.map(projectJson),
+        text: table(
+          ['id', 'name', 'timezone', 'currency', 'token'],
+          projects.map((p) => [p.id, p.name, p.timezone, p.displayCurrency, p.token]),
+        ),
+      };
+    },
+  },
+  {
+    path: ['projects', 'rotate-key'],
+    summary: 'issue a new server key; every earlier key stops working',
+    needs: 'postgres',
+    flags: PROJECT,
+    run: async (deps, f) => {
+      const { serverKey, revoked } = await rotateServerKey(deps, str(f, 'project'));
+      return {
+        json: { project_id: str(f, 'project'), server_key: serverKey, revoked_keys: revoked },
+        text: `new server key: ${serverKey}\n(${revoked} earlier key(s) revoked; the new key is shown only now)`,
+      };
+    },
+  },
+  {
+    path: ['domains', 'add'],
+    summary: 'add a link domain (the first one, or --primary, becomes primary)',
+    needs: 'postgres',
+    flags: {
+      ...PROJECT,
+      name: { type: 'string', required: true, description: 'host name, e.g. links.example.com' },
+      primary: { type: 'boolean', description: 'make it the primary domain' },
+    },
+    run: async (deps, f) => {
+      const d = await addDomain(deps, str(f, 'project'), { name: str(f, 'name'), primary: f.primary === true });
+      return {
+        json: { id: d.id, name: d.name, is_primary: d.isPrimary },
+        text: `domain ${d.name} added (id ${d.id}${d.isPrimary ? ', primary' : ''})`,
+      };
+    },
+  },
+  {
+    path: ['domains', 'list'],
+    summary: "list a project's domains",
+    needs: 'postgres',
+    flags: PROJECT,
+    run: async (deps, f) => {
+      await requireProject(deps, str(f, 'project'));
+      const list = await listDomains(deps.sql, str(f, 'project'));
+      return {
+        json: list.map((d) => ({ id: d.id, name: d.name, is_primary: d.isPrimary })),
+        text: table(
+          ['id', 'name', 'primary'],
+          list.map((d) => [String(d.id), d.name, d.isPrimary ? 'yes' : '']),
+        ),
+      };
+    },
+  },
+  {
+    path: ['store-listings', 'add'],
+    summary: 'add a store listing (IOS or ANDROID) with its store URL',
+    needs: 'postgres',
+    flags: {
+      ...PROJECT,
+      platform: { type: 'string', required: true, description: 'IOS or ANDROID' },
+      name: { type: 'string', required: true, description: 'display name' },
+      url: { type: 'string', required: true, description: 'App Store or Play Store URL' },
+    },
+    run: async (deps, f) => {
+      const l = await addStoreListing(deps, str(f, 'project'), {
+        platform: str(f, 'platform'),
+        name: str(f, 'name'),
+        url: str(f, 'url'),
+      });
+      return {
+        json: { store_listing_id: l.id, name: l.name, platform: l.platform, store_url: l.storeUrl },
+        text: `store listing ${l.id} added (${l.platform}, ${l.name})`,
+      };
+    },
+  },
+  {
+    path: ['store-listings', 'list'],
+    summary: "list a project's store listings",
+    needs: 'postgres',
+    flags: PROJECT,
+    run: async (deps, f) => {
+      await requireProject(deps, str(f, 'project'));
+      const list = await listStoreListings(deps.sql, str(f, 'project'));
+      return {
+        json: list.map((l) => ({ store_listing_id: l.id, name: l.name, platform: l.platform, store_url: l.storeUrl })),
+        text: table(
+          ['store_listing_id', 'platform', 'name', 'store_url'],
+          list.map((l) => [l.id, l.platform, l.name, l.storeUrl]),
+        ),
+      };
+    },
+  },
+  {
+    path: ['network-accounts', 'add'],
+    summary: 'add an ad-network account',
+    needs: 'postgres',
+    flags: {
+      ...PROJECT,
+      network: { type: 'string', required: true, description: 'network code: META, GOOGLE, TIKTOK, ...' },
+      name: { type: 'string', required: true, description: 'account name' },
+      email: { type: 'string', description: 'account email' },
+      status: { type: 'string', description: 'ACTIVE (default), INACTIVE or DISCONNECTED' },
+    },
+    run: async (deps, f) => {
+      const a = await addNetworkAccount(deps, str(f, 'project'), {
+        network: str(f, 'network'),
+        name: str(f, 'name'),
+        email: opt(f, 'email'),
+        status: opt(f, 'status'),
+      });
+      return {
+        json: { id: a.id, network: a.network, name: a.name, email: a.email, status: a.status },
+        text: `network account ${a.id} added (${a.network}, ${a.name})`,
+      };
+    },
+  },
+  {
+    path: ['network-accounts', 'list'],
+    summary: "list a project's ad-network accounts",
+    needs: 'postgres',
+    flags: PROJECT,
+    run: async (deps, f) => {
+      await requireProject(deps, str(f, 'project'));
+      const list = await listNetworkAccounts(deps.sql, str(f, 'project'));
+      return {
+        json: list.map((a) => ({ id: a.id, network: a.network, name: a.name, email: a.email, status: a.status })),
+        text: table(
+          ['id', 'network', 'name', 'email', 'status'],
+          list.map((a) => [String(a.id), a.network, a.name, a.email, a.status]),
+        ),
+      };
+    },
+  },
+];
+
+export const HELP = `usage: npm run cli -- <command> [flags] [--json]
+
+commands:
+${COMMANDS.map((c) => {
+  const flags = Object.entries(c.flags)
+    .map(([n, f]) => (f.required ? `--${n} <${n}>` : f.type === 'boolean' ? `[--${n}]` : `[--${n} <${n}>]`))
+    .join(' ');
+  return `  ${[...c.path, flags].filter(Boolean).join(' ')}\n      ${c.summary}`;
+}).join('\n')}
+
+Every command takes --json (one JSON value on stdout). Settings come from the environment (see .env.example).`;

@@ -1,0 +1,79 @@
+// Operator CLI: `npm run cli -- <group> <command> [--flags] [--json]`. Works in both modes against
+// the configured stores; project commands touch only Postgres, so they also run beside a server.
+import { pathToFileURL } from 'node:url';
+import { loadConfig } from '../config.ts';
+import { closeDeps, createDeps, createPgDeps, type PgDeps } from '../deps.ts';
+import { InputError } from '../domain/projects/input-error.ts';
+import { createLogger } from '../lib/logger.ts';
+import { COMMANDS, type CommandSpec, HELP } from './commands.ts';
+import { type Flags, parseFlags } from './flags.ts';
+
+export type CliIo = { out: (s: string) => void; err: (s: string) => void };
+
+const defaultIo: CliIo = {
+  out: (s) => process.stdout.write(`${s}\n`),
+  err: (s) => process.stderr.write(`${s}\n`),
+};
+
+function findCommand(args: string[]): { spec: CommandSpec; rest: string[] } | undefined {
+  for (const spec of COMMANDS) {
+    const n = spec.path.length;
+    if (spec.path.every((w, i) => args[i] === w)) {
+      return { spec, rest: args.slice(n) };
+    }
+  }
+  return undefined;
+}
+
+/** Runs one CLI command; returns the process exit code. */
+export async function runCli(argv: string[], env: Record<string, string | undefined> = process.env, io = defaultIo) {
+  const found = findCommand(argv);
+  if (!found || argv.includes('--help') || argv.includes('-h')) {
+    (found ? io.out : io.err)(HELP);
+    return found ? 0 : 2;
+  }
+  let flags: Flags;
+  try {
+    flags = parseFlags(found.rest, found.spec.flags);
+  } catch (err) {
+    io.err(`error: ${(err as Error).message}\n\n${HELP}`);
+    return 2;
+  }
+  const config = loadConfig(env);
+  const log = createLogger(env.LOG_LEVEL ?? 'warn', process.stderr);
+  let deps: PgDeps | undefined;
+  try {
+    deps =
+      found.spec.needs === 'all'
+        ? await createDeps(config, log, { migrate: true })
+        : await createPgDeps(config, log, { migrate: true });
+    const result = await found.spec.run(deps, flags, (line) => {
+      if (!flags.json) {
+        io.err(line);
+      }
+    });
+    io.out(flags.json ? JSON.stringify(result.json) : result.text);
+    return 0;
+  } catch (err) {
+    if (err instanceof InputError) {
+      io.err(`error: ${err.message}`);
+      return 2;
+    }
+    io.err(`error: ${(err as Error).message}`);
+    return 1;
+  } finally {
+    if (deps) {
+      await closeDeps(deps);
+    }
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  runCli(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (err) => {
+      process.stderr.write(`error: ${(err as Error).message}\n`);
+      process.exit(1);
+    },
+  );
+}

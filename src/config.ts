@@ -1,0 +1,147 @@
+// The only reader of process.env. Parsed once with zod; a bad or missing setting stops startup
+// with a message that names it.
+import path from 'node:path';
+import { z } from 'zod';
+
+const boolish = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+const positiveInt = z.coerce.number().int().positive();
+const optionalUrl = (protocols: string[]) =>
+  z
+    .string()
+    .trim()
+    .transform((v) => (v === '' ? undefined : v))
+    .optional()
+    .refine((v) => v === undefined || protocols.some((p) => v.startsWith(`${p}://`)), {
+      message: `must be a URL starting with ${protocols.map((p) => `${p}://`).join(' or ')}`,
+    });
+
+// TRUST_PROXY: false (default) | true | a hop count | a comma list of IPs/CIDRs (what Fastify's trustProxy takes).
+const trustProxySchema = z
+  .string()
+  .trim()
+  .default('false')
+  .transform((v): boolean | number | string[] => {
+    if (v === '' || v === 'false') {
+      return false;
+    }
+    if (v === 'true') {
+      return true;
+    }
+    if (/^\d+$/.test(v)) {
+      return Number(v);
+    }
+    return v
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+  });
+
+export const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  ROLE: z.enum(['api', 'worker', 'all']).default('all'),
+  HOST: z.string().default('0.0.0.0'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  PUBLIC_URL: optionalUrl(['http', 'https']),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: optionalUrl(['postgres', 'postgresql']),
+  DATABASE_POOL_SIZE: positiveInt.default(10),
+  CLICKHOUSE_URL: optionalUrl(['http', 'https']),
+  CLICKHOUSE_USER: z.string().optional(),
+  CLICKHOUSE_PASSWORD: z.string().optional(),
+  CLICKHOUSE_DATABASE: z.string().optional(),
+  REDIS_URL: optionalUrl(['redis', 'rediss']),
+  EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
+  TRUST_PROXY: trustProxySchema,
+  RATE_LIMITS_ENABLED: boolish.default(true),
+  RATE_LIMIT_IP_PER_SECOND: positiveInt.default(30),
+  RATE_LIMIT_DATA_PER_SECOND: positiveInt.default(30),
+  RATE_LIMIT_CAMPAIGN_PER_SECOND: positiveInt.default(10),
+  RATE_LIMIT_REPORTING_PER_MINUTE: positiveInt.default(1),
+  BODY_LIMIT_V1_BYTES: positiveInt.default(256 * 1024),
+  REQUEST_TIMEOUT_MS: positiveInt.default(15_000),
+});
+
+export type RateLimits = {
+  enabled: boolean;
+  ipPerSecond: number;
+  dataPerSecond: number;
+  campaignPerSecond: number;
+  reportingPerMinute: number;
+};
+
+export type Config = Readonly<{
+  env: 'development' | 'production' | 'test';
+  role: 'api' | 'worker' | 'all';
+  host: string;
+  port: number;
+  publicUrl: string;
+  logLevel: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  databasePoolSize: number;
+  clickhouse: { url: string; username?: string; password?: string; database?: string } | undefined;
+  redisUrl: string | undefined;
+  embeddedPgPort: number;
+  trustProxy: boolean | number | string[];
+  rateLimits: Readonly<RateLimits>;
+  bodyLimitV1: number;
+  requestTimeoutMs: number;
+}>;
+
+export class ConfigError extends Error {}
+
+/** Parses the environment. Throws ConfigError naming every bad setting. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  if (e.ROLE !== 'all' && !e.REDIS_URL) {
+    throw new ConfigError(
+      `Invalid configuration:\n  ROLE: '${e.ROLE}' needs REDIS_URL (API and worker processes share jobs through Redis)`,
+    );
+  }
+  return Object.freeze({
+    env: e.NODE_ENV,
+    role: e.ROLE,
+    host: e.HOST,
+    port: e.PORT,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    logLevel: e.LOG_LEVEL,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
+    clickhouse: e.CLICKHOUSE_URL
+      ? {
+          url: e.CLICKHOUSE_URL,
+          username: e.CLICKHOUSE_USER,
+          password: e.CLICKHOUSE_PASSWORD,
+          database: e.CLICKHOUSE_DATABASE,
+        }
+      : undefined,
+    redisUrl: e.REDIS_URL,
+    embeddedPgPort: e.EMBEDDED_PG_PORT,
+    trustProxy: e.TRUST_PROXY,
+    rateLimits: Object.freeze({
+      enabled: e.RATE_LIMITS_ENABLED,
+      ipPerSecond: e.RATE_LIMIT_IP_PER_SECOND,
+      dataPerSecond: e.RATE_LIMIT_DATA_PER_SECOND,
+      campaignPerSecond: e.RATE_LIMIT_CAMPAIGN_PER_SECOND,
+      reportingPerMinute: e.RATE_LIMIT_REPORTING_PER_MINUTE,
+    }),
+    bodyLimitV1: e.BODY_LIMIT_V1_BYTES,
+    requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+  });
+}
+
+/** Which stores are embedded: each service URL that is absent is replaced by its embedded engine. */
+export function describeMode(config: Config): 'embedded' | 'service' | 'mixed' {
+  const external = [config.databaseUrl, config.clickhouse, config.redisUrl].filter(Boolean).length;
+  if (external === 0) {
+    return 'embedded';
+  }
+  return external === 3 ? 'service' : 'mixed';
+}

@@ -1,0 +1,132 @@
+// createDeps/closeDeps: opens every store the process needs and picks, per store, the service
+// (URL configured) or the embedded engine (URL absent). Migrations run here, at start.
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { Config } from './config.ts';
+import { CH_MIGRATIONS, PG_MIGRATIONS } from './lib/paths.ts';
+import { createBullQueue, createInProcessQueue, type JobQueue } from './queue/queue.ts';
+import { type ClickHouseClient, createClickHouse } from './store/clickhouse/client.ts';
+import { migrateClickHouse } from './store/clickhouse/migrate.ts';
+import { startEmbeddedPostgres } from './store/postgres/embedded.ts';
+import { migratePostgres } from './store/postgres/migrate.ts';
+import { createPool, type Sql } from './store/postgres/pool.ts';
+import { createRedis, waitForRedis } from './store/redis/client.ts';
+import { memoryRateLimitStore, type RateLimitStore, redisRateLimitStore } from './store/redis/rate-limit-store.ts';
+
+export type Deps = {
+  config: Config;
+  log: Logger;
+  sql: Sql;
+  ch: ClickHouseClient;
+  redis: Redis | undefined;
+  queue: JobQueue;
+  rateLimits: RateLimitStore;
+  now: () => number;
+};
+
+/** What the Postgres-only CLI commands need. */
+export type PgDeps = Pick<Deps, 'config' | 'log' | 'sql'>;
+
+type Closer = () => Promise<unknown>;
+const closers = new WeakMap<object, Closer[]>();
+
+export async function openPostgres(config: Config, log: Logger, onClose: Closer[]): Promise<Sql> {
+  let url = config.databaseUrl;
+  if (!url) {
+    const embedded = await startEmbeddedPostgres(config.dataDir, config.embeddedPgPort, log);
+    onClose.push(embedded.stop);
+    url = embedded.url;
+  }
+  const sql = createPool(url, config.databasePoolSize);
+  onClose.push(() => sql.end({ timeout: 5 }));
+  return sql;
+}
+
+export async function createPgDeps(config: Config, log: Logger, opts: { migrate: boolean }): Promise<PgDeps> {
+  const onClose: Closer[] = [];
+  const sql = await openPostgres(config, log, onClose);
+  if (opts.migrate) {
+    await migratePostgres(sql, PG_MIGRATIONS, log);
+  }
+  const deps = { config, log, sql };
+  closers.set(deps, onClose);
+  return deps;
+}
+
+export type CreateDepsOptions = {
+  migrate: boolean;
+  /** An already-open ClickHouse client to share (tests: chdb allows one engine per process). */
+  clickhouse?: ClickHouseClient;
+};
+
+export async function createDeps(config: Config, log: Logger, opts: CreateDepsOptions): Promise<Deps> {
+  const onClose: Closer[] = [];
+  try {
+    const sql = await openPostgres(config, log, onClose);
+    const ch = opts.clickhouse ?? (await createClickHouse(config));
+    if (!opts.clickhouse) {
+      onClose.push(() => ch.close());
+    }
+    if (opts.migrate) {
+      await migratePostgres(sql, PG_MIGRATIONS, log);
+      await migrateClickHouse(ch, CH_MIGRATIONS, sql, log);
+    }
+    let redis: Redis | undefined;
+    let queue: JobQueue;
+    if (config.redisUrl) {
+      const url = config.redisUrl;
+      const r = createRedis(url, 'commands');
+      r.on('error', (err) => log.warn({ err: err.message }, 'redis connection error'));
+      redis = r;
+      await waitForRedis(r).catch((err) => log.error({ err: String(err) }, 'REDIS_URL: Redis is not answering yet'));
+      onClose.push(async () => r.quit().catch(() => r.disconnect()));
+      const workerConns: Redis[] = [];
+      queue = createBullQueue(
+        r,
+        () => {
+          const w = createRedis(url, 'worker');
+          w.on('error', (err) => log.warn({ err: err.message }, 'redis worker connection error'));
+          workerConns.push(w);
+          return w;
+        },
+        log,
+      );
+      onClose.push(async () => Promise.all(workerConns.map((w) => w.quit().catch(() => w.disconnect()))));
+    } else {
+      queue = createInProcessQueue(log);
+    }
+    // The queue closes first: closers run in reverse order.
+    onClose.push(() => queue.close());
+    const deps: Deps = {
+      config,
+      log,
+      sql,
+      ch,
+      redis,
+      queue,
+      rateLimits: redis ? redisRateLimitStore(redis) : memoryRateLimitStore(),
+      now: Date.now,
+    };
+    closers.set(deps, onClose);
+    return deps;
+  } catch (err) {
+    await runClosers(onClose, log);
+    throw err;
+  }
+}
+
+async function runClosers(list: Closer[], log: Logger): Promise<void> {
+  for (const close of [...list].reverse()) {
+    try {
+      await close();
+    } catch (err) {
+      log.warn({ err: String(err) }, 'error while closing a store');
+    }
+  }
+}
+
+export async function closeDeps(deps: PgDeps): Promise<void> {
+  const list = closers.get(deps) ?? [];
+  closers.delete(deps);
+  await runClosers(list, deps.log);
+}

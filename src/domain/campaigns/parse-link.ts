@@ -1,0 +1,41 @@
+// Reads the display id out of a campaign link: `https://<host>/?c=<id>` or `https://<host>/<id>`.
+// The host must be one of the project's domains or the service's own host.
+import type { Deps } from '../../deps.ts';
+import { findDomainByName } from '../../store/postgres/domains.ts';
+
+export function displayIdInUrl(url: URL): string | undefined {
+  const c = url.searchParams.get('c');
+  if (c) {
+    return c;
+  }
+  const segments = url.pathname.split('/').filter(Boolean);
+  if (segments.length === 1 && segments[0]) {
+    try {
+      return decodeURIComponent(segments[0]);
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+export async function displayIdFromLink(
+  deps: Pick<Deps, 'sql' | 'config'>,
+  projectId: string,
+  link: string,
+): Promise<string | undefined> {
+  let url: URL;
+  try {
+    url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(link.trim()) ? link.trim() : `https://${link.trim()}`);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    return undefined;
+  }
+  const serviceHost = new URL(deps.config.publicUrl).host;
+  if (url.host !== serviceHost && !(await findDomainByName(deps.sql, projectId, url.hostname))) {
+    return undefined;
+  }
+  return displayIdInUrl(url);
+}

@@ -1,0 +1,44 @@
+// Creates a project with its token and first server key. The key is returned once and only its
+// SHA-256 is stored.
+import type { PgDeps } from '../../deps.ts';
+import { hashKey, newProjectToken, newServerKey } from '../../lib/ids.ts';
+import { isSafeWebUrl, isValidCurrency, isValidTimeZone } from '../../lib/validate.ts';
+import { asSql } from '../../store/postgres/pool.ts';
+import { insertProject, insertServerKey, type Project } from '../../store/postgres/projects.ts';
+import { InputError } from './input-error.ts';
+
+export type CreateProjectInput = { name: string; timezone?: string; currency?: string; website?: string };
+
+export async function createProject(
+  deps: Pick<PgDeps, 'sql'>,
+  input: CreateProjectInput,
+): Promise<{ project: Project; serverKey: string }> {
+  const name = input.name.trim();
+  if (name === '' || name.length > 200) {
+    throw new InputError('--name must be 1 to 200 characters');
+  }
+  const timezone = input.timezone ?? 'UTC';
+  if (!isValidTimeZone(timezone)) {
+    throw new InputError(`--timezone '${timezone}' is not an IANA time zone (e.g. Europe/Berlin, Asia/Kolkata)`);
+  }
+  const currency = (input.currency ?? 'USD').toUpperCase();
+  if (!isValidCurrency(currency)) {
+    throw new InputError(`--currency '${input.currency}' is not an ISO 4217 code (e.g. USD, EUR, INR)`);
+  }
+  if (input.website !== undefined && !isSafeWebUrl(input.website)) {
+    throw new InputError(`--website '${input.website}' is not an http(s) URL`);
+  }
+  const serverKey = newServerKey();
+  const project = await deps.sql.begin(async (tx) => {
+    const p = await insertProject(asSql(tx), {
+      name,
+      timezone,
+      displayCurrency: currency,
+      token: newProjectToken(),
+      website: input.website ?? null,
+    });
+    await insertServerKey(asSql(tx), p.id, hashKey(serverKey), serverKey.slice(0, 7));
+    return p;
+  });
+  return { project, serverKey };
+}

@@ -1,0 +1,60 @@
+// ApiError and the single error handler: every error leaves as the {msg, status} envelope.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { MSG } from './messages.ts';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly msg: string,
+    readonly extra?: Record<string, unknown>,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(msg);
+  }
+}
+
+export class RateLimitError extends ApiError {
+  constructor(retryAfterSeconds: number) {
+    super(429, MSG.rateLimited, undefined, { 'retry-after': String(retryAfterSeconds) });
+  }
+}
+
+function clientError(err: FastifyError): ApiError | undefined {
+  switch (err.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError(413, MSG.bodyTooLarge);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ApiError(415, MSG.unsupportedMediaType);
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new ApiError(400, MSG.invalidJsonBody);
+  }
+  // JSON.parse errors, prototype poisoning and too-deep nesting arrive as plain 400s.
+  if (err.statusCode === 400 || err instanceof SyntaxError) {
+    return new ApiError(400, MSG.invalidJsonBody);
+  }
+  return undefined;
+}
+
+export function sendError(reply: FastifyReply, e: ApiError): FastifyReply {
+  if (e.headers) {
+    reply.headers(e.headers);
+  }
+  return reply.code(e.status).send({ msg: e.msg, status: e.status, ...e.extra });
+}
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
+    if (err instanceof ApiError) {
+      return sendError(reply, err);
+    }
+    const mapped = clientError(err);
+    if (mapped) {
+      return sendError(reply, mapped);
+    }
+    req.log.error({ err, reqId: req.id }, 'unhandled error');
+    return sendError(reply, new ApiError(500, MSG.internalError));
+  });
+  app.setNotFoundHandler((_req, reply) => sendError(reply, new ApiError(404, MSG.routeNotFound)));
+}

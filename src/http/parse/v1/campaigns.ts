@@ -1,0 +1,146 @@
+// Request schemas of the campaign endpoints. The same zod schemas parse requests and feed the
+// OpenAPI document; each check carries the spec's text and runs in the spec's order.
+import { z } from 'zod';
+import type { CreateCampaignInput } from '../../../domain/campaigns/create-campaign.ts';
+import type { EditCampaignInput } from '../../../domain/campaigns/edit-campaign.ts';
+import type { ListCampaignsInput } from '../../../domain/campaigns/list-campaigns.ts';
+import { isSafeDeeplink, isSafeWebUrl } from '../../../lib/validate.ts';
+import { ApiError } from '../../errors.ts';
+import { MSG } from '../../messages.ts';
+import { asRecord, parseWith, queryValue } from '../common.ts';
+import { paginationQuerySchema, parsePagination } from './pagination.ts';
+
+const NAME_MAX = 500;
+
+const webUrl = (field: string) =>
+  z
+    .string({ error: MSG.invalidUrlField(field) })
+    .refine(isSafeWebUrl, { error: MSG.invalidUrlField(field) })
+    .nullish()
+    .meta({ description: 'absolute http(s) URL, at most 2048 characters' });
+
+export const createCampaignBodySchema = z.object({
+  name: z
+    .string({ error: MSG.nameRequired })
+    .trim()
+    .min(1, { error: MSG.nameRequired })
+    .max(NAME_MAX, { error: MSG.nameTooLong(NAME_MAX) }),
+  deeplink: z
+    .string({ error: MSG.invalidDeeplink })
+    .refine(isSafeDeeplink, { error: MSG.invalidDeeplink })
+    .nullish()
+    .meta({
+      description: 'http(s) URL or app link (myapp://path); javascript:, data:, file: and the like are refused',
+    }),
+  link_for_desktop_users: webUrl('link_for_desktop_users'),
+  android_web_redirect: webUrl('android_web_redirect'),
+  ios_web_redirect: webUrl('ios_web_redirect'),
+  custom_display_id: z
+    .string({ error: MSG.customDisplayIdInvalid })
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, { error: MSG.customDisplayIdInvalid })
+    .nullish()
+    .meta({ description: 'unique in the project; random when absent' }),
+  is_shortlink: z.boolean({ error: MSG.isShortlinkNotBoolean }).nullish(),
+  domain: z
+    .string({ error: MSG.fieldNotString('domain') })
+    .nullish()
+    .meta({ description: "one of the project's domains; default its primary domain" }),
+  store_listing_ids: z
+    .array(z.string({ error: MSG.storeListingIdsInvalid }).min(1, { error: MSG.storeListingIdsInvalid }), {
+      error: MSG.storeListingIdsInvalid,
+    })
+    .max(20, { error: MSG.storeListingIdsInvalid })
+    .nullish()
+    .meta({ description: "the project's store listing ids, at most one per platform" }),
+  ad_network: z
+    .string({ error: MSG.adNetworkInvalid })
+    .regex(/^[A-Za-z0-9_ ]{1,64}$/, { error: MSG.adNetworkInvalid })
+    .nullish()
+    .meta({ description: 'extension: the ad network or affiliate the campaign runs on (META, GOOGLE, TIKTOK, …)' }),
+});
+
+const orUndefined = <T>(v: T | null | undefined): T | undefined => (v === null ? undefined : v);
+
+export function parseCreateCampaign(body: unknown): CreateCampaignInput {
+  const b = parseWith(createCampaignBodySchema, asRecord(body));
+  return {
+    name: b.name,
+    deeplink: orUndefined(b.deeplink),
+    linkForDesktopUsers: orUndefined(b.link_for_desktop_users),
+    androidWebRedirect: orUndefined(b.android_web_redirect),
+    iosWebRedirect: orUndefined(b.ios_web_redirect),
+    customDisplayId: orUndefined(b.custom_display_id),
+    isShortlink: orUndefined(b.is_shortlink),
+    domain: orUndefined(b.domain),
+    storeListingIds: orUndefined(b.store_listing_ids),
+    adNetwork: orUndefined(b.ad_network),
+  };
+}
+
+export const editCampaignBodySchema = z.object({
+  name: z
+    .string({ error: MSG.nameEmpty })
+    .trim()
+    .min(1, { error: MSG.nameEmpty })
+    .max(NAME_MAX, { error: MSG.nameTooLong(NAME_MAX) })
+    .optional(),
+  active: z.boolean({ error: MSG.activeNotBoolean }).optional(),
+});
+
+export const displayIdParamsSchema = z.object({ display_id: z.string().meta({ description: 'campaign display id' }) });
+
+export function parseDisplayId(params: unknown): string {
+  const raw = (params as Record<string, unknown> | undefined)?.display_id;
+  const displayId = typeof raw === 'string' ? raw.trim() : '';
+  if (!displayId) {
+    throw new ApiError(400, MSG.displayIdRequired);
+  }
+  return displayId;
+}
+
+export function parseEditCampaign(params: unknown, body: unknown): EditCampaignInput {
+  const displayId = parseDisplayId(params);
+  const b = asRecord(body);
+  if (b.name === undefined && b.active === undefined) {
+    throw new ApiError(400, MSG.needNameOrActive);
+  }
+  const parsed = parseWith(editCampaignBodySchema, b);
+  return { displayId, name: parsed.name, active: parsed.active };
+}
+
+export const listCampaignsQuerySchema = paginationQuerySchema(100, 1000).extend({
+  filter: z.enum(['ACTIVE', 'INACTIVE', 'ALL']).optional().meta({ description: 'default ALL; case-insensitive' }),
+  channel: z
+    .string()
+    .optional()
+    .meta({ description: 'GOOGLE, META, TIKTOK, APPLE_SEARCH_ADS or an affiliate code; case-insensitive' }),
+  domain: z.string().optional().meta({ description: 'a domain name of the project' }),
+  link: z.string().optional().meta({ description: 'a campaign link, ?c=<display_id> or /<display_id> form' }),
+});
+
+function singleString(query: unknown, key: string): string | undefined {
+  const v = queryValue(query, key);
+  if (Array.isArray(v)) {
+    throw new ApiError(400, MSG.invalidRequestParameters);
+  }
+  return v;
+}
+
+export function parseListCampaigns(query: unknown): ListCampaignsInput {
+  const { page, limit } = parsePagination(query, 100, 1000);
+  const rawFilter = singleString(query, 'filter');
+  const filter = (
+    rawFilter === undefined || rawFilter === '' ? 'ALL' : rawFilter.toUpperCase()
+  ) as ListCampaignsInput['filter'];
+  if (!['ACTIVE', 'INACTIVE', 'ALL'].includes(filter)) {
+    throw new ApiError(400, MSG.invalidFilter(rawFilter ?? ''));
+  }
+  return {
+    filter,
+    channel: singleString(query, 'channel'),
+    domain: singleString(query, 'domain'),
+    link: singleString(query, 'link'),
+    page,
+    limit,
+  };
+}

@@ -1,0 +1,51 @@
+// Rate limits from the spec's Limits table, as fixed windows: per source IP across /api/v1
+// (30/s), and per server key per endpoint group (data 30/s, campaign 10/s, reporting 1/min).
+// Counters live in Redis in service mode and in memory in embedded mode. If the counter store
+// fails, requests are let through (fail-open) and a warning is logged: availability over limits.
+import type { FastifyRequest } from 'fastify';
+import type { Deps } from '../deps.ts';
+import { RateLimitError } from './errors.ts';
+
+export type RateLimitGroup = 'data' | 'campaign' | 'reporting';
+
+type Rule = { limit: number; windowMs: number; retryAfter: number };
+
+function ruleFor(deps: Deps, group: RateLimitGroup | 'ip'): Rule {
+  const r = deps.config.rateLimits;
+  switch (group) {
+    case 'ip':
+      return { limit: r.ipPerSecond, windowMs: 1000, retryAfter: 1 };
+    case 'data':
+      return { limit: r.dataPerSecond, windowMs: 1000, retryAfter: 1 };
+    case 'campaign':
+      return { limit: r.campaignPerSecond, windowMs: 1000, retryAfter: 1 };
+    case 'reporting':
+      return { limit: r.reportingPerMinute, windowMs: 60_000, retryAfter: 60 };
+  }
+}
+
+async function enforce(deps: Deps, rule: Rule, key: string): Promise<void> {
+  if (!deps.config.rateLimits.enabled) {
+    return;
+  }
+  let count: number;
+  try {
+    count = await deps.rateLimits.hit(key, rule.windowMs, deps.now());
+  } catch (err) {
+    deps.log.warn({ err: String(err) }, 'rate limit store unavailable; request allowed');
+    return;
+  }
+  if (count > rule.limit) {
+    throw new RateLimitError(rule.retryAfter);
+  }
+}
+
+/** onRequest hook for /api/v1: the per-source-IP limit shared by every /api/v1 endpoint. */
+export function ipRateLimit(deps: Deps) {
+  return async (req: FastifyRequest): Promise<void> => enforce(deps, ruleFor(deps, 'ip'), `ip:${req.ip}`);
+}
+
+export function checkKeyRateLimit(deps: Deps, group: RateLimitGroup, keyId: number): Promise<void> {
+  // Reporting's 429 always says Retry-After: 60 (spec), whatever remains of the minute.
+  return enforce(deps, ruleFor(deps, group), `key:${keyId}:${group}`);
+}

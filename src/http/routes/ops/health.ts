@@ -1,0 +1,40 @@
+// /healthz (the process answers) and /readyz (each store answers).
+import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../../deps.ts';
+
+type Check = 'ok' | 'down' | 'not configured';
+
+async function probe(fn: () => Promise<unknown>, timeoutMs = 2000): Promise<Check> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      fn(),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error('timeout')), timeoutMs);
+      }),
+    ]);
+    return 'ok';
+  } catch {
+    return 'down';
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export function registerHealthRoutes(app: FastifyInstance, deps: Deps): void {
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/readyz', async (_req, reply) => {
+    const checks: Record<string, Check> = {
+      postgres: await probe(() => deps.sql`SELECT 1`),
+      clickhouse: await probe(async () => {
+        const r = await deps.ch.ping();
+        if (!r.success) {
+          throw new Error('ping failed');
+        }
+      }),
+      redis: deps.redis ? await probe(() => (deps.redis as NonNullable<Deps['redis']>).ping()) : 'not configured',
+    };
+    const ready = Object.values(checks).every((c) => c !== 'down');
+    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', checks });
+  });
+}

@@ -1,0 +1,84 @@
+// Small checks shared by the CLI and the domain: IANA zones, ISO currencies, host names, URLs.
+const currencies = new Set(Intl.supportedValuesOf('currency'));
+
+export function isValidTimeZone(tz: string): boolean {
+  if (tz === '' || tz.length > 64) {
+    return false;
+  }
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function isValidCurrency(code: string): boolean {
+  return /^[A-Z]{3}$/.test(code) && currencies.has(code);
+}
+
+const HOST_RE = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$|^localhost$/;
+
+export function normalizeDomain(name: string): string | undefined {
+  const host = name.trim().toLowerCase().replace(/\.$/, '');
+  return HOST_RE.test(host) ? host : undefined;
+}
+
+const MAX_URL = 2048;
+// Schemes that run code or read local files; never a redirect or deeplink target.
+const DENIED_SCHEMES = new Set([
+  'javascript',
+  'data',
+  'vbscript',
+  'file',
+  'blob',
+  'about',
+  'filesystem',
+  'view-source',
+]);
+
+function hasControlChars(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c <= 0x20 || c === 0x7f) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/** An absolute http(s) URL with a host and no credentials or control characters. */
+export function isSafeWebUrl(value: string): boolean {
+  if (value.length > MAX_URL || hasControlChars(value) || /%0[ad]/i.test(value) || value.includes('\\')) {
+    return false;
+  }
+  let u: URL;
+  try {
+    u = new URL(value);
+  } catch {
+    return false;
+  }
+  if (u.protocol !== 'https:' && u.protocol !== 'http:') {
+    return false;
+  }
+  if (!/^https?:\/\/[^/]/i.test(value) || u.username !== '' || u.password !== '') {
+    return false;
+  }
+  return normalizeDomain(u.hostname) !== undefined || /^\d{1,3}(\.\d{1,3}){3}$/.test(u.hostname);
+}
+
+/** A web URL, or an app scheme (myapp://path) whose scheme is not on the denylist. */
+export function isSafeDeeplink(value: string): boolean {
+  if (isSafeWebUrl(value)) {
+    return true;
+  }
+  if (value.length > MAX_URL || hasControlChars(value) || /%0[ad]/i.test(value)) {
+    return false;
+  }
+  const m = /^([a-z][a-z0-9+.-]{0,63}):\/\/(.*)$/i.exec(value);
+  if (!m?.[1]) {
+    return false;
+  }
+  const scheme = m[1].toLowerCase();
+  return !DENIED_SCHEMES.has(scheme) && scheme !== 'http' && scheme !== 'https';
+}

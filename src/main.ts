@@ -1,0 +1,111 @@
+// The process: loadConfig → createDeps (migrations) → buildApp → listen, plus the workers when
+// ROLE is worker or all. It is the composition root, so it alone loads jobs/ (lazily, by role).
+// SIGINT/SIGTERM close the server (new requests get 503), the workers, then the stores.
+import { pathToFileURL } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.ts';
+import { ConfigError, describeMode, loadConfig } from './config.ts';
+import { closeDeps, createDeps, type Deps } from './deps.ts';
+import { createProject } from './domain/projects/create-project.ts';
+import { createLogger } from './lib/logger.ts';
+import { withAdvisoryLock } from './store/postgres/migrate.ts';
+import { countProjects } from './store/postgres/projects.ts';
+
+const FIRST_RUN_LOCK = 7_301_003;
+
+export type Running = {
+  deps: Deps;
+  app: FastifyInstance | undefined;
+  url: string | undefined;
+  stop: () => Promise<void>;
+};
+
+/** First start: a default project, whose token and key are printed once, on stdout. */
+async function ensureDefaultProject(deps: Deps, print: (s: string) => void): Promise<void> {
+  await withAdvisoryLock(deps.sql, FIRST_RUN_LOCK, async () => {
+    if ((await countProjects(deps.sql)) > 0) {
+      return;
+    }
+    const { project, serverKey } = await createProject(deps, { name: 'Default project' });
+    print(
+      [
+        '',
+        '  First start: created the project "Default project".',
+        `  project id:    ${project.id}`,
+        `  project token: ${project.token}   (goes into your app's SDK setup)`,
+        `  server key:    ${serverKey}   (service-key header for /api/v1; shown only now)`,
+        '  More projects: npm run cli -- projects create --name <name> [--timezone <IANA>] [--currency <ISO>]',
+        '',
+      ].join('\n'),
+    );
+  });
+}
+
+export async function startService(
+  env: Record<string, string | undefined> = process.env,
+  print: (s: string) => void = (s) => process.stdout.write(`${s}\n`),
+): Promise<Running> {
+  const config = loadConfig(env);
+  const log = createLogger(config.logLevel);
+  log.info({ mode: describeMode(config), role: config.role }, 'starting');
+  const deps = await createDeps(config, log, { migrate: true });
+  let app: FastifyInstance | undefined;
+  let stopWorkers: (() => Promise<void>) | undefined;
+  try {
+    if (config.role !== 'api') {
+      const { startWorkers } = await import('../jobs/worker.ts');
+      stopWorkers = await startWorkers(deps);
+    }
+    let url: string | undefined;
+    if (config.role !== 'worker') {
+      await ensureDefaultProject(deps, print);
+      app = await buildApp(deps);
+      url = await app.listen({ port: config.port, host: config.host });
+    }
+    const stop = async () => {
+      await app?.close();
+      await stopWorkers?.();
+      await closeDeps(deps);
+    };
+    return { deps, app, url, stop };
+  } catch (err) {
+    await app?.close().catch(() => {});
+    await stopWorkers?.().catch(() => {});
+    await closeDeps(deps);
+    throw err;
+  }
+}
+
+async function main(): Promise<void> {
+  let running: Running;
+  try {
+    running = await startService();
+  } catch (err) {
+    process.stderr.write(`${err instanceof ConfigError ? err.message : `startup failed: ${(err as Error).stack}`}\n`);
+    process.exit(1);
+  }
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) {
+      process.stderr.write(`${signal} again: exiting now\n`);
+      process.exit(1);
+    }
+    stopping = true;
+    running.deps.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 20_000);
+    force.unref();
+    running.stop().then(
+      () => process.exit(0),
+      (err) => {
+        process.stderr.write(`shutdown error: ${String(err)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  void main();
+}

@@ -1,0 +1,13 @@
+// Queue names and their retry policy, in one place. Each feature adds its queue here; a name not
+// listed runs with DEFAULT_QUEUE_OPTIONS.
+export type QueueOptions = { attempts: number; backoffMs: number; concurrency: number };
+
+export const DEFAULT_QUEUE_OPTIONS: QueueOptions = { attempts: 5, backoffMs: 1000, concurrency: 4 };
+
+export const QUEUE_OPTIONS: Readonly<Record<string, QueueOptions>> = {};
+
+export type QueueName = string;
+
+export function queueOptions(name: QueueName): QueueOptions {
+  return QUEUE_OPTIONS[name] ?? DEFAULT_QUEUE_OPTIONS;
+}

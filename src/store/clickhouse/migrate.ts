@@ -1,0 +1,52 @@
+// Forward-only ClickHouse migrations from clickhouse/migrations, recorded in a CH schema_migrations
+// table. Statements are split on a line-final ';'. Concurrent runners are serialised by a Postgres
+// advisory lock (every process shares Postgres); each statement is written to be re-runnable.
+import { readFile } from 'node:fs/promises';
+import type { Logger } from 'pino';
+import { listMigrationFiles, withAdvisoryLock } from '../postgres/migrate.ts';
+import type { Sql } from '../postgres/pool.ts';
+import type { ClickHouseClient } from './client.ts';
+
+export const CH_MIGRATION_LOCK_ID = 7_301_002;
+
+export function splitStatements(text: string): string[] {
+  return text
+    .split(/;[ \t]*(?:\r?\n|$)/)
+    .map((s) => s.trim())
+    .filter((s) => s.replace(/--.*$/gm, '').trim() !== '');
+}
+
+async function applyPending(ch: ClickHouseClient, dir: string, log?: Logger): Promise<string[]> {
+  await ch.command({
+    query: `CREATE TABLE IF NOT EXISTS schema_migrations (version UInt32, name String, applied_at DateTime DEFAULT now())
+      ENGINE = MergeTree ORDER BY version`,
+  });
+  const rows = await (await ch.query({ query: 'SELECT version FROM schema_migrations', format: 'JSONEachRow' })).json<{
+    version: number;
+  }>();
+  const done = new Set(rows.map((r) => Number(r.version)));
+  const applied: string[] = [];
+  for (const m of await listMigrationFiles(dir, '.sql')) {
+    if (done.has(m.version)) {
+      continue;
+    }
+    for (const statement of splitStatements(await readFile(m.file, 'utf8'))) {
+      await ch.command({ query: statement });
+    }
+    await ch.insert({
+      table: 'schema_migrations',
+      values: [{ version: m.version, name: m.name }],
+      format: 'JSONEachRow',
+    });
+    log?.info({ migration: m.name }, 'clickhouse migration applied');
+    applied.push(m.name);
+  }
+  return applied;
+}
+
+export async function migrateClickHouse(ch: ClickHouseClient, dir: string, sql?: Sql, log?: Logger): Promise<string[]> {
+  if (!sql) {
+    return applyPending(ch, dir, log);
+  }
+  return withAdvisoryLock(sql, CH_MIGRATION_LOCK_ID, () => applyPending(ch, dir, log));
+}

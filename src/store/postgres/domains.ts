@@ -1,0 +1,46 @@
+// Link domains of a project. Names are globally unique: a link's Host header finds its project.
+import type { Sql } from './pool.ts';
+
+export type Domain = { id: number; projectId: string; name: string; isPrimary: boolean; createdAt: Date };
+type DomainRow = { id: number; project_id: string; name: string; is_primary: boolean; created_at: Date };
+const toDomain = (r: DomainRow): Domain => ({
+  id: r.id,
+  projectId: r.project_id,
+  name: r.name,
+  isPrimary: r.is_primary,
+  createdAt: r.created_at,
+});
+
+/** Inserts a domain; when primary (or the project's first), it becomes the only primary. */
+export async function insertDomain(sql: Sql, projectId: string, name: string, primary: boolean): Promise<Domain> {
+  return sql.begin(async (tx) => {
+    const [{ n } = { n: 0 }] = await tx<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM domains WHERE project_id = ${projectId} AND is_primary`;
+    const makePrimary = primary || n === 0;
+    if (makePrimary) {
+      await tx`UPDATE domains SET is_primary = false WHERE project_id = ${projectId} AND is_primary`;
+    }
+    const [row] = await tx<DomainRow[]>`
+      INSERT INTO domains (project_id, name, is_primary) VALUES (${projectId}, ${name}, ${makePrimary}) RETURNING *`;
+    if (!row) {
+      throw new Error('insert into domains returned no row');
+    }
+    return toDomain(row);
+  });
+}
+
+export async function listDomains(sql: Sql, projectId: string): Promise<Domain[]> {
+  const rows = await sql<DomainRow[]>`SELECT * FROM domains WHERE project_id = ${projectId} ORDER BY id`;
+  return rows.map(toDomain);
+}
+
+export async function findDomainByName(sql: Sql, projectId: string, name: string): Promise<Domain | undefined> {
+  const [row] = await sql<DomainRow[]>`
+    SELECT * FROM domains WHERE project_id = ${projectId} AND name = ${name.trim().toLowerCase()}`;
+  return row ? toDomain(row) : undefined;
+}
+
+export async function findPrimaryDomain(sql: Sql, projectId: string): Promise<Domain | undefined> {
+  const [row] = await sql<DomainRow[]>`SELECT * FROM domains WHERE project_id = ${projectId} AND is_primary`;
+  return row ? toDomain(row) : undefined;
+}

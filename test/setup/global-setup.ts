@@ -1,0 +1,98 @@
+// Global setup: Postgres from TEST_DATABASE_URL when it answers (CI points it at the machine's
+// server), else a private embedded Postgres in a temp dir; Redis from TEST_REDIS_URL when it
+// answers, else none (BullMQ tests then skip with the reason). It stops only what it started.
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { Redis } from 'ioredis';
+import pino from 'pino';
+import postgres from 'postgres';
+import type { TestProject } from 'vitest/node';
+import { PG_MIGRATIONS } from '../../src/lib/paths.ts';
+import { startEmbeddedPostgres } from '../../src/store/postgres/embedded.ts';
+import { migratePostgres } from '../../src/store/postgres/migrate.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    databaseUrl: string;
+    redisUrl: string | undefined;
+  }
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+async function postgresAnswers(url: string): Promise<boolean> {
+  const sql = postgres(url, { max: 1, connect_timeout: 3, onnotice: () => {} });
+  try {
+    await sql`SELECT 1`;
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await sql.end({ timeout: 1 });
+  }
+}
+
+async function redisAnswers(url: string): Promise<boolean> {
+  const r = new Redis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    connectTimeout: 2000,
+    retryStrategy: () => null,
+  });
+  try {
+    await r.connect();
+    return (await r.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    r.disconnect();
+  }
+}
+
+export async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const log = pino({ level: 'warn' });
+  const cleanups: (() => Promise<unknown>)[] = [];
+  let databaseUrl = process.env.TEST_DATABASE_URL;
+  if (databaseUrl && !(await postgresAnswers(databaseUrl))) {
+    process.stderr.write(`TEST_DATABASE_URL does not answer; using an embedded Postgres\n`);
+    databaseUrl = undefined;
+  }
+  if (databaseUrl) {
+    const dbName = new URL(databaseUrl).pathname.slice(1);
+    if (!dbName.includes('test')) {
+      throw new Error(`TEST_DATABASE_URL must name a database whose name contains 'test' (got '${dbName}')`);
+    }
+  } else {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'attribution-test-pg-'));
+    await chmod(dir, 0o755);
+    const pg = await startEmbeddedPostgres(dir, await freePort(), log);
+    databaseUrl = pg.url;
+    cleanups.push(() => rm(dir, { recursive: true, force: true }), pg.stop);
+  }
+  const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+  await migratePostgres(sql, PG_MIGRATIONS);
+  await sql.end();
+
+  let redisUrl = process.env.TEST_REDIS_URL;
+  if (redisUrl && !(await redisAnswers(redisUrl))) {
+    process.stderr.write(`TEST_REDIS_URL does not answer; Redis-specific tests will skip\n`);
+    redisUrl = undefined;
+  }
+  project.provide('databaseUrl', databaseUrl);
+  project.provide('redisUrl', redisUrl);
+  return async () => {
+    for (const c of cleanups.reverse()) {
+      await c();
+    }
+  };
+}

@@ -1,0 +1,100 @@
+// Test harness: one Deps per test process (chdb allows one engine per process) against the shared
+// test Postgres, a private ClickHouse dir, and Redis when the run has one. Each test makes its own
+// project with newProject() and asserts only on its own rows.
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, inject } from 'vitest';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import { closeDeps, createDeps, type Deps } from '../../src/deps.ts';
+import { createProject } from '../../src/domain/projects/create-project.ts';
+import { createLogger } from '../../src/lib/logger.ts';
+import { type ClickHouseClient, createEmbeddedClickHouse } from '../../src/store/clickhouse/client.ts';
+import type { Project } from '../../src/store/postgres/projects.ts';
+
+export type Harness = { app: FastifyInstance; deps: Deps };
+
+export async function testEnv(extra: Record<string, string> = {}): Promise<Record<string, string | undefined>> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'attribution-test-'));
+  return {
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: dataDir,
+    DATABASE_URL: inject('databaseUrl'),
+    PUBLIC_URL: 'https://attr.test',
+    // Parallel test files share 127.0.0.1; the per-IP limit has its own test with its own IPs.
+    RATE_LIMIT_IP_PER_SECOND: '1000000',
+    ...extra,
+  };
+}
+
+let clickhouse: Promise<ClickHouseClient> | undefined;
+
+/** The process's one ClickHouse engine (chdb), in a private temp dir. */
+export function testClickHouse(): Promise<ClickHouseClient> {
+  clickhouse ??= (async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'attribution-test-ch-'));
+    return createEmbeddedClickHouse(dir);
+  })();
+  return clickhouse;
+}
+
+/** Deps and app over the test stores. `redis: true` adds the run's Redis (BullMQ, shared limits). */
+export async function makeHarness(opts: { redis?: boolean; env?: Record<string, string> } = {}): Promise<Harness> {
+  const env = await testEnv(opts.env);
+  if (opts.redis) {
+    env.REDIS_URL = inject('redisUrl');
+  }
+  const config = loadConfig(env);
+  const deps = await createDeps(config, createLogger('silent'), { migrate: true, clickhouse: await testClickHouse() });
+  const app = await buildApp(deps);
+  await app.ready();
+  return { app, deps };
+}
+
+export async function closeHarness(h: Harness): Promise<void> {
+  await h.app.close();
+  await closeDeps(h.deps);
+}
+
+/** Registers a harness for the enclosing file or describe block; call the getter inside tests. */
+export function useHarness(opts: { redis?: boolean; env?: Record<string, string> } = {}): () => Harness {
+  let h: Harness | undefined;
+  beforeAll(async () => {
+    h = await makeHarness(opts);
+  });
+  afterAll(async () => {
+    if (h) {
+      await closeHarness(h);
+    }
+  });
+  return () => {
+    if (!h) {
+      throw new Error('harness not ready: call the getter inside a test or hook');
+    }
+    return h;
+  };
+}
+
+export type TestProject = {
+  project: Project;
+  serverKey: string;
+  token: string;
+  headers: { 'service-key': string };
+};
+
+let counter = 0;
+export async function newProject(
+  deps: Deps,
+  opts: { timezone?: string; currency?: string } = {},
+): Promise<TestProject> {
+  counter += 1;
+  const { project, serverKey } = await createProject(deps, {
+    name: `test project ${process.pid}-${counter}`,
+    timezone: opts.timezone,
+    currency: opts.currency,
+  });
+  return { project, serverKey, token: project.token, headers: { 'service-key': serverKey } };
+}
