@@ -2,10 +2,17 @@
 // processes enqueue once); the work itself runs in the queue's workers.
 import cron from 'node-cron';
 import type { Deps } from '../src/deps.ts';
+import { reenqueuePendingAttributions } from '../src/domain/attribution/reenqueue-pending.ts';
 
 export type CronEntry = { name: string; cron: string; run: (deps: Deps, tickMs: number) => Promise<void> };
 
-export const SCHEDULE: CronEntry[] = [];
+export const SCHEDULE: CronEntry[] = [
+  {
+    name: 'reconcile-attribution',
+    cron: '* * * * *',
+    run: (d, tick) => reenqueuePendingAttributions(d, tick).then(() => {}),
+  },
+];
 
 export function startSchedule(deps: Deps, entries: CronEntry[] = SCHEDULE): () => Promise<void> {
   const tasks = entries.map((e) =>

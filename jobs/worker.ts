@@ -1,17 +1,24 @@
 // Worker side of the process: registers every queue's handler and the cron table. Handlers unpack
 // the payload and call the domain; they hold no rules. Features add their jobs to HANDLERS.
 import type { Deps } from '../src/deps.ts';
+import { QUEUES } from '../src/queue/names.ts';
 import type { JobHandler } from '../src/queue/queue.ts';
+import { attributeInstallJob } from './attribute-install.job.ts';
+import { startFactWriter } from './fact-writer.ts';
 import { startSchedule } from './schedule.ts';
 
-export function jobHandlers(_deps: Deps): Record<string, JobHandler> {
-  return {};
+export function jobHandlers(deps: Deps): Record<string, JobHandler> {
+  return { [QUEUES.attribution]: attributeInstallJob(deps) };
 }
 
-/** Starts the workers and the schedule; returns what stops the schedule. */
+/** Starts the workers, the fact writer and the schedule; returns what stops the last two. */
 export async function startWorkers(deps: Deps): Promise<() => Promise<void>> {
   await deps.queue.startWorkers(jobHandlers(deps));
+  const writer = startFactWriter(deps);
   const stopSchedule = startSchedule(deps);
   deps.log.info({ queue: deps.queue.kind }, 'workers started');
-  return stopSchedule;
+  return async () => {
+    await stopSchedule();
+    await writer.stop();
+  };
 }

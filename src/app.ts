@@ -1,10 +1,14 @@
 // buildApp(deps): plugins, error handling and route groups. Never listens.
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Deps } from './deps.ts';
-import { registerErrorHandling } from './http/errors.ts';
+import { ApiError, registerErrorHandling, sendError } from './http/errors.ts';
+import { MSG } from './http/messages.ts';
 import { registerDocsRoutes } from './http/openapi.ts';
 import { ipRateLimit } from './http/rate-limit.ts';
+import { registerClientRoutes } from './http/routes/client/client.ts';
+import { registerLinkRoutes } from './http/routes/links/links.ts';
 import { registerHealthRoutes } from './http/routes/ops/health.ts';
+import { registerAttributionResultRoute } from './http/routes/v1/attribution-result.ts';
 import { registerCampaignRoutes } from './http/routes/v1/campaigns.ts';
 
 /** A hop count trusts that many proxies in front of us (what Fastify documents for a number). */
@@ -25,16 +29,29 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     onConstructorPoisoning: 'error',
     return503OnClosing: true,
     routerOptions: { maxParamLength: 200 },
+    // Malformed URLs (bad %-encoding) still answer with our {msg, status} envelope.
+    frameworkErrors: (err, _req, reply) => {
+      sendError(
+        reply,
+        new ApiError(err.statusCode && err.statusCode < 500 ? err.statusCode : 400, MSG.invalidRequestParameters),
+      );
+    },
   });
   app.decorateRequest('project', null);
   app.decorateRequest('serverKeyId', null);
+  app.decorateRequest('rawBody', null);
+  // Every body we take is JSON (spec): text/plain is a 415, not a string handed to a route.
+  app.removeContentTypeParser('text/plain');
   registerErrorHandling(app);
   registerHealthRoutes(app, deps);
   registerDocsRoutes(app);
+  registerLinkRoutes(app, deps);
+  await registerClientRoutes(app, deps);
   await app.register(
     async (v1) => {
       v1.addHook('onRequest', ipRateLimit(deps));
       registerCampaignRoutes(v1, deps);
+      registerAttributionResultRoute(v1, deps);
     },
     { prefix: '/api/v1' },
   );

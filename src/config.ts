@@ -58,8 +58,22 @@ export const envSchema = z.object({
   RATE_LIMIT_DATA_PER_SECOND: positiveInt.default(30),
   RATE_LIMIT_CAMPAIGN_PER_SECOND: positiveInt.default(10),
   RATE_LIMIT_REPORTING_PER_MINUTE: positiveInt.default(1),
+  RATE_LIMIT_CLIENT_PER_SECOND: positiveInt.default(25),
   BODY_LIMIT_V1_BYTES: positiveInt.default(256 * 1024),
+  BODY_LIMIT_CLIENT_BYTES: positiveInt.default(64 * 1024),
   REQUEST_TIMEOUT_MS: positiveInt.default(15_000),
+  // Operator settings only, never per tenant: the resolvers call this URL from inside the network.
+  APPLE_ADS_ATTRIBUTION_URL: optionalUrl(['http', 'https']).transform(
+    (v) => v ?? 'https://api-adservices.apple.com/api/v1/',
+  ),
+  SECRETS_KEY: z
+    .string()
+    .trim()
+    .transform((v) => (v === '' ? undefined : v.toLowerCase()))
+    .optional()
+    .refine((v) => v === undefined || /^[0-9a-f]{64}$/.test(v), {
+      message: 'must be 64 hex characters (32 bytes, e.g. `openssl rand -hex 32`)',
+    }),
 });
 
 export type RateLimits = {
@@ -68,6 +82,7 @@ export type RateLimits = {
   dataPerSecond: number;
   campaignPerSecond: number;
   reportingPerMinute: number;
+  clientPerSecond: number;
 };
 
 export type Config = Readonly<{
@@ -86,7 +101,11 @@ export type Config = Readonly<{
   trustProxy: boolean | number | string[];
   rateLimits: Readonly<RateLimits>;
   bodyLimitV1: number;
+  bodyLimitClient: number;
   requestTimeoutMs: number;
+  appleAdsAttributionUrl: string;
+  /** Hex key encrypting stored secrets; unset = a generated DATA_DIR/secrets.key in embedded mode. */
+  secretsKey: string | undefined;
 }>;
 
 export class ConfigError extends Error {}
@@ -102,6 +121,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.ROLE !== 'all' && !e.REDIS_URL) {
     throw new ConfigError(
       `Invalid configuration:\n  ROLE: '${e.ROLE}' needs REDIS_URL (API and worker processes share jobs through Redis)`,
+    );
+  }
+  if (e.ROLE !== 'all' && !e.CLICKHOUSE_URL) {
+    throw new ConfigError(
+      `Invalid configuration:\n  ROLE: '${e.ROLE}' needs CLICKHOUSE_URL (the embedded ClickHouse engine opens in one process only)`,
     );
   }
   return Object.freeze({
@@ -131,9 +155,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       dataPerSecond: e.RATE_LIMIT_DATA_PER_SECOND,
       campaignPerSecond: e.RATE_LIMIT_CAMPAIGN_PER_SECOND,
       reportingPerMinute: e.RATE_LIMIT_REPORTING_PER_MINUTE,
+      clientPerSecond: e.RATE_LIMIT_CLIENT_PER_SECOND,
     }),
     bodyLimitV1: e.BODY_LIMIT_V1_BYTES,
+    bodyLimitClient: e.BODY_LIMIT_CLIENT_BYTES,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+    appleAdsAttributionUrl: e.APPLE_ADS_ATTRIBUTION_URL,
+    secretsKey: e.SECRETS_KEY,
   });
 }
 

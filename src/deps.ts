@@ -3,6 +3,7 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
+import { createFactAppender, type FactAppender } from './domain/facts/fact-appender.ts';
 import { CH_MIGRATIONS, PG_MIGRATIONS } from './lib/paths.ts';
 import { createBullQueue, createInProcessQueue, type JobQueue } from './queue/queue.ts';
 import { type ClickHouseClient, createClickHouse } from './store/clickhouse/client.ts';
@@ -10,6 +11,7 @@ import { migrateClickHouse } from './store/clickhouse/migrate.ts';
 import { startEmbeddedPostgres } from './store/postgres/embedded.ts';
 import { migratePostgres } from './store/postgres/migrate.ts';
 import { createPool, type Sql } from './store/postgres/pool.ts';
+import { type Cache, memoryCache, redisCache } from './store/redis/cache.ts';
 import { createRedis, waitForRedis } from './store/redis/client.ts';
 import { memoryRateLimitStore, type RateLimitStore, redisRateLimitStore } from './store/redis/rate-limit-store.ts';
 
@@ -21,6 +23,10 @@ export type Deps = {
   redis: Redis | undefined;
   queue: JobQueue;
   rateLimits: RateLimitStore;
+  /** Group-committed appends to the fact outbox (for facts outside a transaction, e.g. clicks). */
+  facts: FactAppender;
+  /** Final client answers (attribution-data, 24 h): Redis in service mode, memory otherwise. */
+  cache: Cache;
   now: () => number;
 };
 
@@ -105,6 +111,8 @@ export async function createDeps(config: Config, log: Logger, opts: CreateDepsOp
       redis,
       queue,
       rateLimits: redis ? redisRateLimitStore(redis) : memoryRateLimitStore(),
+      facts: createFactAppender(sql),
+      cache: redis ? redisCache(redis) : memoryCache(),
       now: Date.now,
     };
     closers.set(deps, onClose);

@@ -95,7 +95,11 @@ async function main(): Promise<void> {
     const force = setTimeout(() => process.exit(1), 20_000);
     force.unref();
     running.stop().then(
-      () => process.exit(0),
+      () => {
+        // Says the stores closed; without it a stop that hung until the event loop drained looks the same.
+        running.deps.log.info('stopped');
+        process.exit(0);
+      },
       (err) => {
         process.stderr.write(`shutdown error: ${String(err)}\n`);
         process.exit(1);

@@ -4,11 +4,16 @@ import { addDomain } from '../domain/projects/add-domain.ts';
 import { addNetworkAccount } from '../domain/projects/add-network-account.ts';
 import { addStoreListing } from '../domain/projects/add-store-listing.ts';
 import { createProject } from '../domain/projects/create-project.ts';
+import { createSigningKey } from '../domain/projects/create-signing-key.ts';
 import { requireProject } from '../domain/projects/require-project.ts';
+import { revokeSigningKey } from '../domain/projects/revoke-signing-key.ts';
 import { rotateServerKey } from '../domain/projects/rotate-server-key.ts';
+import { setSigningEnforcement } from '../domain/projects/set-signing-enforcement.ts';
+import { setWellKnown } from '../domain/projects/set-well-known.ts';
 import { listDomains } from '../store/postgres/domains.ts';
 import { listNetworkAccounts } from '../store/postgres/network-accounts.ts';
 import { listProjects, type Project } from '../store/postgres/projects.ts';
+import { listSigningKeys, type SigningKeySummary } from '../store/postgres/signing-keys.ts';
 import { listStoreListings } from '../store/postgres/store-listings.ts';
 import type { FlagSpec, Flags } from './flags.ts';
 import { table } from './table.ts';
@@ -34,6 +39,13 @@ const projectJson = (p: Project) => ({
   token: p.token,
   website: p.website,
   created_at: p.createdAt.toISOString(),
+});
+// Never holds the secret: only `signing-keys create` prints it, once.
+const signingKeyJson = (k: SigningKeySummary) => ({
+  key_id: k.keyId,
+  platform: k.platform,
+  active: k.active,
+  created_at: k.createdAt.toISOString(),
 });
 
 export const COMMANDS: CommandSpec[] = [
@@ -93,6 +105,48 @@ export const COMMANDS: CommandSpec[] = [
       return {
         json: { project_id: str(f, 'project'), server_key: serverKey, revoked_keys: revoked },
         text: `new server key: ${serverKey}\n(${revoked} earlier key(s) revoked; the new key is shown only now)`,
+      };
+    },
+  },
+  {
+    path: ['projects', 'set-well-known'],
+    summary: "store the AASA and/or assetlinks.json served at /.well-known/ on the project's link domains",
+    needs: 'postgres',
+    flags: {
+      ...PROJECT,
+      'aasa-file': { type: 'string', description: 'apple-app-site-association JSON file (an object)' },
+      'assetlinks-file': { type: 'string', description: 'assetlinks.json file (an array)' },
+    },
+    run: async (deps, f) => {
+      const files = await setWellKnown(deps, str(f, 'project'), {
+        aasaFile: opt(f, 'aasa-file'),
+        assetlinksFile: opt(f, 'assetlinks-file'),
+      });
+      const set = (v: unknown) => (v === null || v === undefined ? 'not set' : 'set');
+      return {
+        json: {
+          project_id: str(f, 'project'),
+          apple_app_site_association: files.appleAppSiteAssociation ?? null,
+          assetlinks: files.assetlinks ?? null,
+        },
+        text: `well-known files: apple-app-site-association ${set(files.appleAppSiteAssociation)}, assetlinks.json ${set(files.assetlinks)}`,
+      };
+    },
+  },
+  {
+    path: ['projects', 'set-signing'],
+    summary: 'require (true) or stop requiring (false) signed SDK requests; bad signatures are refused either way',
+    needs: 'postgres',
+    flags: { ...PROJECT, enforce: { type: 'string', required: true, description: 'true or false' } },
+    run: async (deps, f) => {
+      const { enforce, activeKeys } = await setSigningEnforcement(deps, str(f, 'project'), {
+        enforce: str(f, 'enforce'),
+      });
+      const warning =
+        enforce && activeKeys === 0 ? '\n(warning: no active signing key; every SDK request is refused)' : '';
+      return {
+        json: { project_id: str(f, 'project'), enforce_sdk_signing: enforce, active_keys: activeKeys },
+        text: `SDK signing ${enforce ? 'enforced' : 'not enforced'} (${activeKeys} active key(s))${warning}`,
       };
     },
   },
@@ -208,6 +262,46 @@ export const COMMANDS: CommandSpec[] = [
           list.map((a) => [String(a.id), a.network, a.name, a.email, a.status]),
         ),
       };
+    },
+  },
+  {
+    path: ['signing-keys', 'create'],
+    summary: 'issue an SDK signing key for IOS or ANDROID; prints the key id and secret (shown once)',
+    needs: 'postgres',
+    flags: { ...PROJECT, platform: { type: 'string', required: true, description: 'IOS or ANDROID' } },
+    run: async (deps, f) => {
+      const k = await createSigningKey(deps, str(f, 'project'), { platform: str(f, 'platform') });
+      return {
+        json: { project_id: k.projectId, ...signingKeyJson(k), secret_key: k.secret },
+        text: `signing key ${k.keyId} (${k.platform})\n  key id:     ${k.keyId}\n  secret key: ${k.secret}\n  (the secret is shown only now; give both to the SDK's initialize)`,
+      };
+    },
+  },
+  {
+    path: ['signing-keys', 'list'],
+    summary: "list a project's SDK signing keys (never their secrets)",
+    needs: 'postgres',
+    flags: PROJECT,
+    run: async (deps, f) => {
+      await requireProject(deps, str(f, 'project'));
+      const list = await listSigningKeys(deps.sql, str(f, 'project'));
+      return {
+        json: list.map(signingKeyJson),
+        text: table(
+          ['key_id', 'platform', 'active', 'created_at'],
+          list.map((k) => [k.keyId, k.platform, k.active ? 'yes' : 'no', k.createdAt.toISOString()]),
+        ),
+      };
+    },
+  },
+  {
+    path: ['signing-keys', 'revoke'],
+    summary: 'deactivate an SDK signing key; requests signed with it are refused from now on',
+    needs: 'postgres',
+    flags: { ...PROJECT, 'key-id': { type: 'string', required: true, description: 'key id (lrk_...)' } },
+    run: async (deps, f) => {
+      const k = await revokeSigningKey(deps, str(f, 'project'), str(f, 'key-id'));
+      return { json: signingKeyJson(k), text: `signing key ${k.keyId} (${k.platform}) revoked` };
     },
   },
 ];

@@ -1,7 +1,7 @@
 // Operator CLI: `npm run cli -- <group> <command> [--flags] [--json]`. Works in both modes against
 // the configured stores; project commands touch only Postgres, so they also run beside a server.
 import { pathToFileURL } from 'node:url';
-import { loadConfig } from '../config.ts';
+import { ConfigError, loadConfig } from '../config.ts';
 import { closeDeps, createDeps, createPgDeps, type PgDeps } from '../deps.ts';
 import { InputError } from '../domain/projects/input-error.ts';
 import { createLogger } from '../lib/logger.ts';
@@ -39,10 +39,10 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     io.err(`error: ${(err as Error).message}\n\n${HELP}`);
     return 2;
   }
-  const config = loadConfig(env);
   const log = createLogger(env.LOG_LEVEL ?? 'warn', process.stderr);
   let deps: PgDeps | undefined;
   try {
+    const config = loadConfig(env);
     deps =
       found.spec.needs === 'all'
         ? await createDeps(config, log, { migrate: true })
@@ -55,7 +55,7 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     io.out(flags.json ? JSON.stringify(result.json) : result.text);
     return 0;
   } catch (err) {
-    if (err instanceof InputError) {
+    if (err instanceof InputError || err instanceof ConfigError) {
       io.err(`error: ${err.message}`);
       return 2;
     }

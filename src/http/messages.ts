@@ -51,4 +51,21 @@ export const MSG = {
   nameEmpty: 'Campaign name cannot be empty!',
   activeNotBoolean: 'Active field must be a boolean!',
   campaignNotFound: 'Campaign not found!',
+  // client endpoints (spec: a bad token is 400, 401 on attribution-data; texts are ours)
+  clientTokenInvalid: 'Invalid or missing project token.',
+  installIdRequired: 'install_instance_id must be a non-empty string of at most 128 characters.',
+  fieldMustBeString: (field: string) => `${field} must be a string.`,
+  fieldMustBeObject: (field: string) => `${field} must be an object.`,
+  deeplinkUrlRequired: 'deeplink_url must be a non-empty string.',
+  installNotFound: 'Install not found. Call init first.',
+  initAccepted: 'Install event accepted for processing',
+  attributionFound: 'Attribution data fetched successfully',
+  attributionPending: 'Attribution is still being processed. Poll again shortly.',
+  deeplinkHandled: 'Deeplink processed successfully',
+  // SDK request signing (real-clients §2; texts are ours): 401 on every client endpoint
+  sdkSignatureInvalid: 'Invalid request signature.',
+  sdkSignatureRequired: 'Request signature required.',
+  // get-attribution-result
+  attributionLookupRequired: 'Either device_identifier or user_id is required.',
+  attributionResultFound: 'Attribution result fetched successfully',
 } as const;

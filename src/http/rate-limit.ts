@@ -10,7 +10,7 @@ export type RateLimitGroup = 'data' | 'campaign' | 'reporting';
 
 type Rule = { limit: number; windowMs: number; retryAfter: number };
 
-function ruleFor(deps: Deps, group: RateLimitGroup | 'ip'): Rule {
+function ruleFor(deps: Deps, group: RateLimitGroup | 'ip' | 'client'): Rule {
   const r = deps.config.rateLimits;
   switch (group) {
     case 'ip':
@@ -21,6 +21,8 @@ function ruleFor(deps: Deps, group: RateLimitGroup | 'ip'): Rule {
       return { limit: r.campaignPerSecond, windowMs: 1000, retryAfter: 1 };
     case 'reporting':
       return { limit: r.reportingPerMinute, windowMs: 60_000, retryAfter: 60 };
+    case 'client':
+      return { limit: r.clientPerSecond, windowMs: 1000, retryAfter: 1 };
   }
 }
 
@@ -45,7 +47,13 @@ export function ipRateLimit(deps: Deps) {
   return async (req: FastifyRequest): Promise<void> => enforce(deps, ruleFor(deps, 'ip'), `ip:${req.ip}`);
 }
 
-export function checkKeyRateLimit(deps: Deps, group: RateLimitGroup, keyId: number): Promise<void> {
-  // Reporting's 429 always says Retry-After: 60 (spec), whatever remains of the minute.
-  return enforce(deps, ruleFor(deps, group), `key:${keyId}:${group}`);
+export function checkKeyRateLimit(deps: Deps, group: RateLimitGroup, projectId: string, keyId: number): Promise<void> {
+  // Reporting's 429 always says Retry-After: 60 (spec), whatever remains of the minute. The
+  // project id keeps keys of different databases sharing one Redis apart (key ids are serials).
+  return enforce(deps, ruleFor(deps, group), `key:${projectId}:${keyId}:${group}`);
+}
+
+/** Client endpoints: 25 requests per second per project token (spec: Limits). */
+export function checkClientRateLimit(deps: Deps, projectId: string): Promise<void> {
+  return enforce(deps, ruleFor(deps, 'client'), `token:${projectId}`);
 }

@@ -11,6 +11,11 @@ export function randomCode(length: number): string {
   return out;
 }
 
+/** A click id: opaque, URL-safe (it travels in the Play referrer as lr_click_id), ~116 bits. */
+export function newClickId(): string {
+  return randomCode(20);
+}
+
 export function newServerKey(): string {
   return `sk_${randomBytes(32).toString('base64url')}`;
 }

@@ -23,9 +23,30 @@ export const REDACT_PATHS = [
   'body.user_data.phone',
 ];
 
+// A key or token sent in the query string by mistake would otherwise reach every access log line.
+const SECRET_QUERY_PARAMS = /([?&](?:service[-_]key|linkrunner[-_]key|server[-_]key|token|key)=)[^&#]*/gi;
+
+type RequestLike = { method?: string; url?: string; host?: string; ip?: string; socket?: { remotePort?: number } };
+
+/** Fastify's own request serializer (it yields to ours), with secrets in the query string masked. */
+function serializeRequest(req: RequestLike) {
+  return {
+    method: req.method,
+    url: req.url?.replace(SECRET_QUERY_PARAMS, '$1[redacted]'),
+    host: req.host,
+    remoteAddress: req.ip,
+    remotePort: req.socket?.remotePort,
+  };
+}
+
 export function createLogger(level: string, destination?: NodeJS.WritableStream): Logger {
   return pino(
-    { level, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, base: { service: 'attribution' } },
+    {
+      level,
+      redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+      serializers: { req: serializeRequest },
+      base: { service: 'attribution' },
+    },
     destination ?? process.stdout,
   );
 }

@@ -1,13 +1,18 @@
 // Small checks shared by the CLI and the domain: IANA zones, ISO currencies, host names, URLs.
 const currencies = new Set(Intl.supportedValuesOf('currency'));
 
+// IANA names: components start with a capital letter ('America/Port-au-Prince', 'Etc/GMT+5').
+const TZ_SHAPE = /^[A-Z][A-Za-z0-9_+-]*(?:\/[A-Z][A-Za-z0-9_+-]*)*$/;
+
 export function isValidTimeZone(tz: string): boolean {
-  if (tz === '' || tz.length > 64) {
+  if (tz.length > 64 || !TZ_SHAPE.test(tz)) {
     return false;
   }
   try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return true;
+    // Intl matches names case-insensitively, ClickHouse does not ('utc' fails every report query):
+    // refuse a case variant of the canonical name.
+    const canonical = new Intl.DateTimeFormat('en-US', { timeZone: tz }).resolvedOptions().timeZone;
+    return canonical === tz || canonical.toLowerCase() !== tz.toLowerCase();
   } catch {
     return false;
   }
@@ -40,7 +45,8 @@ const DENIED_SCHEMES = new Set([
 function hasControlChars(s: string): boolean {
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    if (c <= 0x20 || c === 0x7f) {
+    // C0, space, DEL and C1 (U+0080 to U+009F, e.g. NEL)
+    if (c <= 0x20 || (c >= 0x7f && c <= 0x9f)) {
       return true;
     }
   }

@@ -4,7 +4,12 @@ export type QueueOptions = { attempts: number; backoffMs: number; concurrency: n
 
 export const DEFAULT_QUEUE_OPTIONS: QueueOptions = { attempts: 5, backoffMs: 1000, concurrency: 4 };
 
-export const QUEUE_OPTIONS: Readonly<Record<string, QueueOptions>> = {};
+export const QUEUES = { attribution: 'attribution' } as const;
+
+export const QUEUE_OPTIONS: Readonly<Record<string, QueueOptions>> = {
+  // Retries quickly while the clicks an install may match are still on their way to ClickHouse.
+  [QUEUES.attribution]: { attempts: 12, backoffMs: 500, concurrency: 8 },
+};
 
 export type QueueName = string;
 

@@ -68,6 +68,10 @@ export function createInProcessQueue(log: Logger): JobQueue {
   let closed = false;
 
   const schedule = (job: Pending, delayMs: number) => {
+    // A job that fails while close() waits for it must not leave a retry timer holding the process open.
+    if (closed) {
+      return;
+    }
     const t = setTimeout(() => {
       timers.delete(t);
       run(job);

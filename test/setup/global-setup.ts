@@ -16,8 +16,18 @@ import { migratePostgres } from '../../src/store/postgres/migrate.ts';
 declare module 'vitest' {
   export interface ProvidedContext {
     databaseUrl: string;
+    templateDatabaseUrl: string;
     redisUrl: string | undefined;
   }
+}
+
+/** Each test process gets its own database cloned from this run's migrated template (harness). */
+export const RUN_DB_PREFIX = 'attribution_test_';
+
+function withDatabase(url: string, name: string): string {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
 }
 
 async function freePort(): Promise<number> {
@@ -81,7 +91,25 @@ export async function setup(project: TestProject): Promise<() => Promise<void>> 
   }
   const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
   await migratePostgres(sql, PG_MIGRATIONS);
+  // The fact outbox is shared by table, so processes with their own ClickHouse engine must not
+  // share a database: the template is migrated once, and each process clones it.
+  const runId = `${process.pid}_${Date.now().toString(36)}`;
+  const template = `${RUN_DB_PREFIX}tpl_${runId}`;
+  await sql.unsafe(`CREATE DATABASE "${template}"`);
+  const tpl = postgres(withDatabase(databaseUrl, template), { max: 1, onnotice: () => {} });
+  await migratePostgres(tpl, PG_MIGRATIONS);
+  await tpl.end();
   await sql.end();
+  const adminUrl = databaseUrl;
+  cleanups.push(async () => {
+    const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+    const dbs = await admin<{ datname: string }[]>`
+      SELECT datname FROM pg_database WHERE datname LIKE ${`${RUN_DB_PREFIX}%${runId}%`}`;
+    for (const d of dbs) {
+      await admin.unsafe(`DROP DATABASE IF EXISTS "${d.datname}" WITH (FORCE)`);
+    }
+    await admin.end();
+  });
 
   let redisUrl = process.env.TEST_REDIS_URL;
   if (redisUrl && !(await redisAnswers(redisUrl))) {
@@ -89,6 +117,7 @@ export async function setup(project: TestProject): Promise<() => Promise<void>> 
     redisUrl = undefined;
   }
   project.provide('databaseUrl', databaseUrl);
+  project.provide('templateDatabaseUrl', withDatabase(databaseUrl, template));
   project.provide('redisUrl', redisUrl);
   return async () => {
     for (const c of cleanups.reverse()) {

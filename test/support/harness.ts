@@ -5,6 +5,7 @@ import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import postgres from 'postgres';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -16,13 +17,37 @@ import type { Project } from '../../src/store/postgres/projects.ts';
 
 export type Harness = { app: FastifyInstance; deps: Deps };
 
+let processDb: Promise<string> | undefined;
+
+/**
+ * This process's own database, cloned from the run's migrated template. Facts wait in a shared
+ * outbox table until a writer moves them to ClickHouse, and each test process has its own
+ * ClickHouse engine, so processes must not share the outbox.
+ */
+export function processDatabaseUrl(): Promise<string> {
+  processDb ??= (async () => {
+    const template = new URL(inject('templateDatabaseUrl'));
+    const templateName = template.pathname.slice(1);
+    const name = `${templateName.replace('_tpl_', '_p_')}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+    const admin = postgres(inject('databaseUrl'), { max: 1, onnotice: () => {} });
+    try {
+      await admin.unsafe(`CREATE DATABASE "${name}" TEMPLATE "${templateName}"`);
+    } finally {
+      await admin.end();
+    }
+    template.pathname = `/${name}`;
+    return template.toString();
+  })();
+  return processDb;
+}
+
 export async function testEnv(extra: Record<string, string> = {}): Promise<Record<string, string | undefined>> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'attribution-test-'));
   return {
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
     DATA_DIR: dataDir,
-    DATABASE_URL: inject('databaseUrl'),
+    DATABASE_URL: await processDatabaseUrl(),
     PUBLIC_URL: 'https://attr.test',
     // Parallel test files share 127.0.0.1; the per-IP limit has its own test with its own IPs.
     RATE_LIMIT_IP_PER_SECOND: '1000000',

@@ -22,7 +22,7 @@ export const ATTRIBUTED_USERS_AUTH: AuthTexts = { missing: MSG.authFailed, inval
 export const CRUD_AUTH: AuthTexts = { missing: MSG.serverKeyMissing, invalid: MSG.serverKeyInvalid };
 
 function readKey(req: FastifyRequest): string | undefined {
-  const raw = req.headers['service-key'] ?? req.headers['linkrunner-key'];
+  const raw = req.headers['service-key'] || req.headers['linkrunner-key'];
   const value = Array.isArray(raw) ? undefined : raw?.trim();
   return value ? value : undefined;
 }
@@ -40,7 +40,7 @@ export function serviceKey(deps: Deps, texts: AuthTexts, group: RateLimitGroup):
     }
     req.project = found.project;
     req.serverKeyId = found.keyId;
-    await checkKeyRateLimit(deps, group, found.keyId);
+    await checkKeyRateLimit(deps, group, found.project.id, found.keyId);
   };
 }
 

@@ -95,6 +95,10 @@ export type NewCampaign = {
 
 export const DISPLAY_ID_CONSTRAINT = 'campaigns_display_id_unique';
 
+// Postgres text cannot hold NUL, so a display id with one names no campaign; sending it would fail
+// with 22021 (a 500), so lookups answer "no row" without asking.
+const hasNul = (s: string): boolean => s.includes('\0');
+
 // The effective domain: the campaign's own, else the project's current primary.
 const SELECT_WITH_DOMAIN = (sql: Sql) => sql`
   SELECT c.*, d.name AS domain_name FROM campaigns c
@@ -126,6 +130,9 @@ export async function findCampaignByDisplayId(
   projectId: string,
   displayId: string,
 ): Promise<CampaignRecord | undefined> {
+  if (hasNul(displayId)) {
+    return undefined;
+  }
   const [row] = await sql<Row[]>`${SELECT_WITH_DOMAIN(sql)}
     WHERE c.project_id = ${projectId} AND c.display_id = ${displayId} AND c.deleted_at IS NULL`;
   return row ? toRecord(row) : undefined;
@@ -146,6 +153,9 @@ export async function listCampaigns(
   f: CampaignFilter,
   page: { offset: number; limit: number },
 ): Promise<{ total: number; rows: CampaignRecord[] }> {
+  if (f.displayId !== undefined && hasNul(f.displayId)) {
+    return { total: 0, rows: [] };
+  }
   const empty = sql``;
   const rows = await sql<(Row & { total: number })[]>`
     SELECT c.*, d.name AS domain_name, count(*) OVER ()::int AS total FROM campaigns c
@@ -174,6 +184,9 @@ export async function updateCampaign(
   displayId: string,
   patch: { name?: string; active?: boolean },
 ): Promise<boolean> {
+  if (hasNul(displayId)) {
+    return false;
+  }
   const res = await sql`
     UPDATE campaigns SET
       name = COALESCE(${patch.name ?? null}, name),
@@ -184,6 +197,9 @@ export async function updateCampaign(
 }
 
 export async function softDeleteCampaign(sql: Sql, projectId: string, displayId: string): Promise<boolean> {
+  if (hasNul(displayId)) {
+    return false;
+  }
   const res = await sql`
     UPDATE campaigns SET deleted_at = now(), active = false, updated_at = now()
     WHERE project_id = ${projectId} AND display_id = ${displayId} AND deleted_at IS NULL`;

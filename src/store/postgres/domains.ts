@@ -35,6 +35,9 @@ export async function listDomains(sql: Sql, projectId: string): Promise<Domain[]
 }
 
 export async function findDomainByName(sql: Sql, projectId: string, name: string): Promise<Domain | undefined> {
+  if (name.includes('\0')) {
+    return undefined; // Postgres text cannot hold NUL: no row matches (asking would fail with 22021, a 500)
+  }
   const [row] = await sql<DomainRow[]>`
     SELECT * FROM domains WHERE project_id = ${projectId} AND name = ${name.trim().toLowerCase()}`;
   return row ? toDomain(row) : undefined;

@@ -86,5 +86,12 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
   }
   await pg.start();
   log.info({ port }, 'embedded postgres started');
-  return { url: url(port), stop: () => pg.stop() };
+  // Ctrl-C signals the whole process group, so Postgres may be gone before we stop it; the package's
+  // stop() would then wait for an exit event that has already passed.
+  const stop = async () => {
+    if (runningPort(dir) !== undefined) {
+      await pg.stop();
+    }
+  };
+  return { url: url(port), stop };
 }

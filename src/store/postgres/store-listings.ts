@@ -30,11 +30,15 @@ export async function listStoreListings(sql: Sql, projectId: string): Promise<St
 }
 
 export async function findStoreListingsByIds(sql: Sql, projectId: string, ids: string[]): Promise<StoreListing[]> {
-  if (ids.length === 0) {
+  // Postgres text cannot hold NUL: such an id matches no row (sending it would fail with 22021, a 500).
+  const storable = ids.filter((id) => !id.includes('\0'));
+  if (storable.length === 0) {
     return [];
   }
+  // Same order as listingsOfCampaigns, so the create response lists them as the list does.
   const rows = await sql<ListingRow[]>`
-    SELECT * FROM store_listings WHERE project_id = ${projectId} AND id = ANY(${ids}::text[])`;
+    SELECT * FROM store_listings WHERE project_id = ${projectId} AND id = ANY(${storable}::text[])
+    ORDER BY platform, id`;
   return rows.map(toListing);
 }
 

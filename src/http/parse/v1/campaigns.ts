@@ -11,6 +11,8 @@ import { asRecord, parseWith, queryValue } from '../common.ts';
 import { paginationQuerySchema, parsePagination } from './pagination.ts';
 
 const NAME_MAX = 500;
+// Postgres text cannot hold NUL; refused here so the insert never fails with a 500.
+const noNul = (v: string): boolean => !v.includes('\0');
 
 const webUrl = (field: string) =>
   z
@@ -24,7 +26,8 @@ export const createCampaignBodySchema = z.object({
     .string({ error: MSG.nameRequired })
     .trim()
     .min(1, { error: MSG.nameRequired })
-    .max(NAME_MAX, { error: MSG.nameTooLong(NAME_MAX) }),
+    .max(NAME_MAX, { error: MSG.nameTooLong(NAME_MAX) })
+    .refine(noNul, { error: MSG.invalidRequestParameters }),
   deeplink: z
     .string({ error: MSG.invalidDeeplink })
     .refine(isSafeDeeplink, { error: MSG.invalidDeeplink })
@@ -83,6 +86,7 @@ export const editCampaignBodySchema = z.object({
     .trim()
     .min(1, { error: MSG.nameEmpty })
     .max(NAME_MAX, { error: MSG.nameTooLong(NAME_MAX) })
+    .refine(noNul, { error: MSG.invalidRequestParameters })
     .optional(),
   active: z.boolean({ error: MSG.activeNotBoolean }).optional(),
 });

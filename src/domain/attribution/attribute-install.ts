@@ -1,0 +1,100 @@
+// The attribution job: decides once per install and records the decision both on the install
+// (Postgres, for client answers) and as an `attributions` fact (ClickHouse, for SQL and reports),
+// in one transaction. Clicks recorded before the install must have reached ClickHouse first; until
+// they have, the job asks to be retried.
+import type { Deps } from '../../deps.ts';
+import { randomCode } from '../../lib/ids.ts';
+import { formatChTime, localDay } from '../../lib/time.ts';
+import type { AttributeInstallPayload } from '../../queue/payloads.ts';
+import { clicksPendingBefore, findAttributionSettings } from '../../store/postgres/attribution-settings.ts';
+import { insertOutboxRows } from '../../store/postgres/fact-outbox.ts';
+import { findInstall, type InstallRecord, saveInstallDecision } from '../../store/postgres/installs.ts';
+import { asSql } from '../../store/postgres/pool.ts';
+import { findProjectById, type Project } from '../../store/postgres/projects.ts';
+import { decideAttribution } from './decide-attribution.ts';
+import { gatherCandidates } from './gather-candidates.ts';
+import { attributionSettings } from './settings.ts';
+import type { Decision } from './types.ts';
+
+export class RetryLaterError extends Error {}
+
+export function decisionRow(project: Project, install: InstallRecord, d: Decision, decisionId: string, now: number) {
+  const installTs = install.createdAt.getTime();
+  return {
+    decision_id: decisionId,
+    project_id: project.id,
+    install_instance_id: install.installInstanceId,
+    kind: d.kind,
+    ts: formatChTime(now),
+    install_ts: formatChTime(installTs),
+    project_tz: project.timezone,
+    day: localDay(installTs, project.timezone),
+    platform: install.platform,
+    attribution_type: d.attributionType,
+    method: d.method,
+    touch_type: d.touchType,
+    campaign_id: d.campaignId,
+    display_id: d.displayId,
+    network: d.network,
+    ad_set_id: d.adSetId,
+    ad_set_name: d.adSetName,
+    creative_id: d.creativeId,
+    creative_name: d.creativeName,
+    keyword_id: d.keywordId,
+    keyword_name: d.keywordName,
+    click_id: d.click?.clickId ?? '',
+    click_ts: formatChTime(d.click?.ts ?? 0),
+    ctit_ms: d.ctitMs,
+    confidence: d.confidence,
+    suspicious: d.suspicious ? 1 : 0,
+    suspicious_reason: d.suspiciousReason,
+    candidates: JSON.stringify(d.candidates),
+    windows: JSON.stringify(d.windows),
+  };
+}
+
+/** Decides and records the attribution of one install; a no-op once decided. */
+export async function attributeInstall(
+  deps: Pick<Deps, 'sql' | 'ch' | 'config' | 'cache' | 'now'>,
+  job: AttributeInstallPayload,
+): Promise<Decision | undefined> {
+  const install = await findInstall(deps.sql, job.projectId, job.installInstanceId);
+  if (!install || install.attributionStatus === 'decided') {
+    return undefined;
+  }
+  const project = await findProjectById(deps.sql, job.projectId);
+  if (!project) {
+    return undefined;
+  }
+  if (await clicksPendingBefore(deps.sql, project.id, install.createdAt)) {
+    throw new RetryLaterError('clicks recorded before the install are still on their way to ClickHouse');
+  }
+  const cfg = attributionSettings(await findAttributionSettings(deps.sql, project.id));
+  const { signals, candidates } = await gatherCandidates(deps, install, cfg);
+  const decision = decideAttribution(signals, candidates, cfg);
+  const decisionId = `ad_${randomCode(20)}`;
+  const row = decisionRow(project, install, decision, decisionId, deps.now());
+  await deps.sql.begin(async (txh) => {
+    const tx = asSql(txh);
+    const saved = await saveInstallDecision(tx, project.id, install.installInstanceId, {
+      decisionId,
+      method: decision.method,
+      campaignId: decision.campaignId || null,
+      isReinstall: decision.kind === 'reinstall',
+      suspicious: decision.suspicious,
+      clickId: decision.click?.clickId ?? null,
+      storeClickAt: decision.click ? new Date(decision.click.ts) : null,
+      network: decision.network || null,
+      adSetId: decision.adSetId,
+      adSetName: decision.adSetName,
+      creativeId: decision.creativeId,
+      creativeName: decision.creativeName,
+      keywordId: decision.keywordId,
+      keywordName: decision.keywordName,
+    });
+    if (saved) {
+      await insertOutboxRows(tx, [{ table: 'attributions', factId: decisionId, projectId: project.id, row }]);
+    }
+  });
+  return decision;
+}

@@ -1,0 +1,178 @@
+// The attribution engine: pure, deterministic, explainable. Methods in order of trust:
+//   a. Play Install Referrer carrying our click id     (deterministic)
+//   b. a campaign link given on init / handle-deeplink (deterministic)
+//   c. a network's own claim (Meta referrer, ASA)      (deterministic, through resolvers)
+//   d. advertising id seen on a click                  (deterministic)
+//   e. same IP + matching OS, version, model in the fingerprint window (probabilistic)
+//   f. otherwise organic.
+// Within a method the last eligible click wins. Every candidate is noted with why it won or lost.
+
+import { matchDevice } from './device-match.ts';
+import type { AttributionSettings } from './settings.ts';
+import type { CandidateNote, Candidates, Click, Decision, InstallSignals, Method } from './types.ts';
+
+type Win = { method: Method; click: Click | null; confidence: number; touchType: 'click' | 'view' };
+
+function inLookback(click: Click, installTs: number, windowMs: number): string | null {
+  if (click.ts > installTs) {
+    return 'click after install';
+  }
+  if (installTs - click.ts > windowMs) {
+    return 'outside window';
+  }
+  return null;
+}
+
+/** Picks the last eligible click of a method, noting every candidate. */
+function lastEligible(
+  method: Method,
+  clicks: Click[],
+  notes: CandidateNote[],
+  eligible: (c: Click) => string | null,
+): Click | null {
+  let best: Click | null = null;
+  for (const c of clicks) {
+    const why = eligible(c);
+    if (why) {
+      notes.push({ method, click_id: c.clickId, campaign_id: c.campaignId, outcome: 'ineligible', reason: why });
+    } else if (!best || c.ts > best.ts || (c.ts === best.ts && c.clickId > best.clickId)) {
+      best = c;
+    }
+  }
+  for (const c of clicks) {
+    if (c === best) {
+      notes.push({
+        method,
+        click_id: c.clickId,
+        campaign_id: c.campaignId,
+        outcome: 'won',
+        reason: 'last eligible click',
+      });
+    } else if (!eligible(c)) {
+      notes.push({
+        method,
+        click_id: c.clickId,
+        campaign_id: c.campaignId,
+        outcome: 'lost',
+        reason: 'a later click won',
+      });
+    }
+  }
+  return best;
+}
+
+function choose(s: InstallSignals, cand: Candidates, cfg: AttributionSettings, notes: CandidateNote[]): Win | null {
+  const lookback = (c: Click) => inLookback(c, s.installTs, cfg.clickLookbackMs);
+  if (cfg.methods.playReferrer && s.playReferrer?.clickId) {
+    const c = cand.referrerClick;
+    if (!c) {
+      notes.push({
+        method: 'play_referrer',
+        click_id: s.playReferrer.clickId,
+        campaign_id: 0,
+        outcome: 'ineligible',
+        reason: 'click not found in this project',
+      });
+    } else if (lastEligible('play_referrer', [c], notes, lookback)) {
+      return { method: 'play_referrer', click: c, confidence: 1, touchType: 'click' };
+    }
+  }
+  if (cfg.methods.link && s.linkCampaign) {
+    notes.push({
+      method: 'link',
+      click_id: '',
+      campaign_id: s.linkCampaign.campaignId,
+      outcome: 'won',
+      reason: 'campaign link opened by the app',
+    });
+    return { method: 'link', click: null, confidence: 1, touchType: 'click' };
+  }
+  if (cfg.methods.networkResolvers && s.networkClaim) {
+    const claim = s.networkClaim;
+    notes.push({
+      method: claim.method,
+      click_id: '',
+      campaign_id: claim.campaignId,
+      outcome: 'won',
+      reason: `claimed by ${claim.network}`,
+    });
+    return { method: claim.method, click: null, confidence: 1, touchType: claim.touchType };
+  }
+  if (cfg.methods.adId) {
+    const c = lastEligible('ad_id', cand.adIdClicks, notes, lookback);
+    if (c) {
+      return { method: 'ad_id', click: c, confidence: 1, touchType: 'click' };
+    }
+  }
+  if (cfg.methods.fingerprint && cfg.fingerprintWindowMs > 0) {
+    let exact = true;
+    const c = lastEligible('fingerprint', cand.ipClicks, notes, (click) => {
+      const w = inLookback(click, s.installTs, Math.min(cfg.fingerprintWindowMs, cfg.clickLookbackMs));
+      if (w) {
+        return w;
+      }
+      if (click.ip !== s.ip) {
+        return 'different ip';
+      }
+      const m = matchDevice(click, s);
+      return m.match ? null : `device differs: ${m.reason}`;
+    });
+    if (c) {
+      exact = matchDevice(c, s).strength === 'exact';
+      return { method: 'fingerprint', click: c, confidence: exact ? 0.9 : 0.6, touchType: 'click' };
+    }
+  }
+  return null;
+}
+
+function suspicion(s: InstallSignals, win: Win | null, cfg: AttributionSettings): string {
+  const click = win?.click;
+  if (!click) {
+    return '';
+  }
+  // Click injection: a click fired after the Play download began, whichever method matched it.
+  const begin = s.playReferrer?.installBeginTs;
+  if (begin !== null && begin !== undefined && begin < click.ts) {
+    return 'install began before the click (click injection)';
+  }
+  if (s.installTs - click.ts < cfg.suspiciousCtitMs) {
+    return `click-to-install time under ${cfg.suspiciousCtitMs / 1000} s`;
+  }
+  return '';
+}
+
+export function decideAttribution(s: InstallSignals, cand: Candidates, cfg: AttributionSettings): Decision {
+  const notes: CandidateNote[] = [];
+  const win = choose(s, cand, cfg, notes);
+  const reason = suspicion(s, win, cfg);
+  const click = win?.click ?? null;
+  const claim = win && (win.method === 'meta_referrer' || win.method === 'apple_search_ads') ? s.networkClaim : null;
+  const link = win?.method === 'link' ? s.linkCampaign : null;
+  const src = click ?? claim;
+  return {
+    kind: s.seenBefore ? 'reinstall' : 'install',
+    method: win?.method ?? 'organic',
+    attributionType: win ? 'INORGANIC' : 'ORGANIC',
+    touchType: win?.touchType ?? '',
+    campaignId: click?.campaignId ?? claim?.campaignId ?? link?.campaignId ?? 0,
+    displayId: click?.displayId ?? link?.displayId ?? '',
+    network: click?.network ?? claim?.network ?? link?.network ?? '',
+    adSetId: src?.adSetId ?? '',
+    adSetName: src?.adSetName ?? '',
+    creativeId: src?.creativeId ?? '',
+    creativeName: src?.creativeName ?? '',
+    keywordId: src?.keywordId ?? '',
+    keywordName: src?.keywordName ?? '',
+    click,
+    ctitMs: click ? s.installTs - click.ts : -1,
+    confidence: win ? win.confidence : 1,
+    suspicious: reason !== '',
+    suspiciousReason: reason,
+    candidates: notes,
+    windows: {
+      click_lookback_ms: cfg.clickLookbackMs,
+      fingerprint_window_ms: cfg.fingerprintWindowMs,
+      reattribution_window_ms: cfg.reattributionWindowMs,
+    },
+  };
+}

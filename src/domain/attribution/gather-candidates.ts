@@ -1,0 +1,66 @@
+// Collects what the engine needs for one install: its signals (device, Play referrer, link) and
+// the candidate clicks from ClickHouse within the windows.
+import type { Deps } from '../../deps.ts';
+import { findClicksByIp, findClicksByKey } from '../../store/clickhouse/clicks.ts';
+import { findCampaignByDisplayId } from '../../store/postgres/campaigns.ts';
+import type { InstallRecord } from '../../store/postgres/installs.ts';
+import { deviceSeenBefore } from '../../store/postgres/installs.ts';
+import { displayIdFromLink } from '../campaigns/parse-link.ts';
+import { clickIdFromReferrer } from '../identity/device-signals.ts';
+import type { AttributionSettings } from './settings.ts';
+import type { Candidates, InstallSignals } from './types.ts';
+
+const HOUR = 3600_000;
+
+async function linkCampaign(deps: Pick<Deps, 'sql' | 'config'>, install: InstallRecord) {
+  if (!install.initLink) {
+    return null;
+  }
+  const displayId = await displayIdFromLink(deps, install.projectId, install.initLink);
+  const c = displayId ? await findCampaignByDisplayId(deps.sql, install.projectId, displayId) : undefined;
+  return c ? { campaignId: c.id, displayId: c.displayId, network: c.network ?? '' } : null;
+}
+
+export async function gatherCandidates(
+  deps: Pick<Deps, 'sql' | 'ch' | 'config'>,
+  install: InstallRecord,
+  cfg: AttributionSettings,
+): Promise<{ signals: InstallSignals; candidates: Candidates }> {
+  const installTs = install.createdAt.getTime();
+  const referrerClickId = clickIdFromReferrer(install.installRef);
+  const adId = install.gaid ?? install.idfa;
+  const window = { projectId: install.projectId, fromMs: installTs - cfg.clickLookbackMs, toMs: installTs + HOUR };
+  const fpWindow = { ...window, fromMs: installTs - Math.min(cfg.fingerprintWindowMs, cfg.clickLookbackMs) };
+  const [referrerClicks, adIdClicks, ipClicks, link, seenBefore] = await Promise.all([
+    referrerClickId
+      ? findClicksByKey(
+          deps.ch,
+          { ...window, fromMs: installTs - cfg.clickLookbackMs - 24 * HOUR },
+          `c:${referrerClickId}`,
+        )
+      : [],
+    adId && cfg.methods.adId ? findClicksByKey(deps.ch, window, `a:${adId}`) : [],
+    install.ip && cfg.methods.fingerprint && cfg.fingerprintWindowMs > 0
+      ? findClicksByIp(deps.ch, fpWindow, install.ip)
+      : [],
+    linkCampaign(deps, install),
+    deviceSeenBefore(deps.sql, install),
+  ]);
+  return {
+    signals: {
+      installTs,
+      platform: install.platform,
+      ip: install.ip,
+      os: install.os,
+      osVersion: install.osVersion,
+      deviceModel: install.deviceModel,
+      playReferrer: install.installRef
+        ? { clickId: referrerClickId, installBeginTs: install.installBeginAt?.getTime() ?? null }
+        : null,
+      linkCampaign: link,
+      networkClaim: null,
+      seenBefore,
+    },
+    candidates: { referrerClick: referrerClicks[0] ?? null, adIdClicks, ipClicks },
+  };
+}

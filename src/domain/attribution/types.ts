@@ -1,0 +1,92 @@
+// Inputs and outputs of the attribution engine. The engine is pure: stores gather these.
+export type Click = {
+  clickId: string;
+  ts: number; // epoch ms
+  campaignId: number;
+  displayId: string;
+  platform: string;
+  ip: string;
+  os: string;
+  osVersion: string;
+  deviceModel: string;
+  network: string;
+  adSetId: string;
+  adSetName: string;
+  creativeId: string;
+  creativeName: string;
+  keywordId: string;
+  keywordName: string;
+};
+
+/** A claim resolved from a network's own signal (Meta install referrer, Apple Search Ads token). */
+export type NetworkClaim = {
+  method: 'meta_referrer' | 'apple_search_ads';
+  network: string;
+  campaignId: number; // our campaign the network campaign maps to
+  ts: number;
+  touchType: 'click' | 'view';
+  adSetId: string;
+  adSetName: string;
+  creativeId: string;
+  creativeName: string;
+  keywordId: string;
+  keywordName: string;
+};
+
+export type InstallSignals = {
+  installTs: number;
+  platform: string;
+  ip: string;
+  os: string;
+  osVersion: string;
+  deviceModel: string;
+  /** Play Install Referrer: our click id if it carries one, and when the install began. */
+  playReferrer: { clickId: string | null; installBeginTs: number | null } | null;
+  /** A campaign named by a link given on init or reported through handle-deeplink. */
+  linkCampaign: { campaignId: number; displayId: string; network: string } | null;
+  networkClaim: NetworkClaim | null;
+  /** The device or user was seen before in this project under another install id. */
+  seenBefore: boolean;
+};
+
+export type Candidates = { referrerClick: Click | null; adIdClicks: Click[]; ipClicks: Click[] };
+
+export type Method =
+  | 'play_referrer'
+  | 'link'
+  | 'ad_id'
+  | 'fingerprint'
+  | 'meta_referrer'
+  | 'apple_search_ads'
+  | 'organic';
+
+export type CandidateNote = {
+  method: Method;
+  click_id: string;
+  campaign_id: number;
+  outcome: 'won' | 'lost' | 'ineligible';
+  reason: string;
+};
+
+export type Decision = {
+  kind: 'install' | 'reinstall';
+  method: Method;
+  attributionType: 'ORGANIC' | 'INORGANIC';
+  touchType: 'click' | 'view' | '';
+  campaignId: number;
+  displayId: string;
+  network: string;
+  adSetId: string;
+  adSetName: string;
+  creativeId: string;
+  creativeName: string;
+  keywordId: string;
+  keywordName: string;
+  click: Click | null;
+  ctitMs: number;
+  confidence: number;
+  suspicious: boolean;
+  suspiciousReason: string;
+  candidates: CandidateNote[];
+  windows: { click_lookback_ms: number; fingerprint_window_ms: number; reattribution_window_ms: number };
+};

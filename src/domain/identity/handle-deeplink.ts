@@ -1,0 +1,101 @@
+// handle-deeplink: a deeplink opened in the app. When it is one of this project's campaign links,
+// the campaign's deeplink is returned (apps route on it), and:
+//  - an install whose attribution is still pending gets the link as its deterministic signal;
+//  - a known, attributed install records a re-engagement with that campaign (kind reengagement),
+//    unless it opened the same campaign within the last 30 s (an SDK retry), or it was active
+//    within the project's inactivity window.
+import type { Deps } from '../../deps.ts';
+import { randomCode } from '../../lib/ids.ts';
+import { formatChTime, localDay } from '../../lib/time.ts';
+import { enqueueAttribution } from '../../queue/enqueue.ts';
+import { findAttributionSettings } from '../../store/postgres/attribution-settings.ts';
+import { type CampaignRecord, findCampaignByDisplayId } from '../../store/postgres/campaigns.ts';
+import { insertOutboxRows } from '../../store/postgres/fact-outbox.ts';
+import { findInstall, type InstallRecord, saveReengagement, setInitLink } from '../../store/postgres/installs.ts';
+import { asSql } from '../../store/postgres/pool.ts';
+import type { Project } from '../../store/postgres/projects.ts';
+import { attributionSettings } from '../attribution/settings.ts';
+import { displayIdFromLink } from '../campaigns/parse-link.ts';
+
+export type DeeplinkAnswer = { deeplink: string; is_linkrunner: boolean; processing: boolean };
+
+const RETRY_WINDOW_MS = 30_000;
+
+function reengagementRow(project: Project, install: InstallRecord, c: CampaignRecord, id: string, now: number) {
+  return {
+    decision_id: id,
+    project_id: project.id,
+    install_instance_id: install.installInstanceId,
+    kind: 'reengagement',
+    ts: formatChTime(now),
+    install_ts: formatChTime(now),
+    project_tz: project.timezone,
+    day: localDay(now, project.timezone),
+    platform: install.platform,
+    attribution_type: 'INORGANIC',
+    method: 'deeplink',
+    touch_type: 'click',
+    campaign_id: c.id,
+    display_id: c.displayId,
+    network: c.network ?? '',
+    ad_set_id: '',
+    ad_set_name: '',
+    creative_id: '',
+    creative_name: '',
+    keyword_id: '',
+    keyword_name: '',
+    click_id: '',
+    click_ts: formatChTime(0),
+    ctit_ms: -1,
+    confidence: 1,
+    suspicious: 0,
+    suspicious_reason: '',
+    candidates: '[]',
+    windows: '{}',
+  };
+}
+
+async function reengage(deps: Pick<Deps, 'sql' | 'now'>, project: Project, install: InstallRecord, c: CampaignRecord) {
+  const now = deps.now();
+  const last = install.reengagedAt?.getTime() ?? 0;
+  if (install.reengagementCampaignId === c.id && now - last < RETRY_WINDOW_MS) {
+    return;
+  }
+  const cfg = attributionSettings(await findAttributionSettings(deps.sql, project.id));
+  const lastActive = Math.max(install.lastSeenAt.getTime(), last);
+  if (cfg.reengagementInactivityMs > 0 && now - lastActive < cfg.reengagementInactivityMs) {
+    return;
+  }
+  const id = `ad_${randomCode(20)}`;
+  await deps.sql.begin(async (txh) => {
+    const tx = asSql(txh);
+    await saveReengagement(tx, project.id, install.installInstanceId, c.id);
+    await insertOutboxRows(tx, [
+      { table: 'attributions', factId: id, projectId: project.id, row: reengagementRow(project, install, c, id, now) },
+    ]);
+  });
+}
+
+export async function handleDeeplink(
+  deps: Pick<Deps, 'sql' | 'config' | 'queue' | 'now'>,
+  project: Project,
+  input: { installInstanceId: string; deeplinkUrl: string },
+): Promise<DeeplinkAnswer> {
+  const displayId = await displayIdFromLink(deps, project.id, input.deeplinkUrl);
+  const campaign = displayId ? await findCampaignByDisplayId(deps.sql, project.id, displayId) : undefined;
+  if (!campaign) {
+    return { deeplink: input.deeplinkUrl, is_linkrunner: false, processing: false };
+  }
+  const deeplink = campaign.deeplink ?? input.deeplinkUrl;
+  const install = await findInstall(deps.sql, project.id, input.installInstanceId);
+  if (!install) {
+    return { deeplink, is_linkrunner: true, processing: false };
+  }
+  if (install.attributionStatus === 'pending') {
+    await setInitLink(deps.sql, project.id, install.installInstanceId, input.deeplinkUrl);
+    await enqueueAttribution(deps, project.id, install.installInstanceId);
+    return { deeplink, is_linkrunner: true, processing: true };
+  }
+  await reengage(deps, project, install, campaign);
+  return { deeplink, is_linkrunner: true, processing: false };
+}

@@ -1,0 +1,92 @@
+// attribution-data: the install's attribution as apps parse it (real-clients §4.2). A final answer
+// is cached 24 h (spec); a pending one never is, so polling converges.
+import type { Deps } from '../../deps.ts';
+import { ApiError } from '../../http/errors.ts';
+import { MSG } from '../../http/messages.ts';
+import { isoSeconds } from '../../lib/time.ts';
+import { findCampaignById } from '../../store/postgres/campaigns.ts';
+import { findInstall, type InstallRecord } from '../../store/postgres/installs.ts';
+import type { Project } from '../../store/postgres/projects.ts';
+
+export type CampaignData = {
+  id: string;
+  name: string;
+  type: 'INORGANIC';
+  ad_network: string | null;
+  group_name: string | null;
+  asset_group_name: string | null;
+  asset_name: string | null;
+  installed_at: string;
+  store_click_at: string | null;
+  ad_set_id: string | null;
+  ad_set_name: string | null;
+  ad_creative_id: string | null;
+  ad_creative_name: string | null;
+};
+
+export type AttributionAnswer = {
+  pending: boolean;
+  data: { deeplink: string | null; campaign_data: CampaignData | null; attribution_source: string };
+};
+
+const DAY_SECONDS = 24 * 3600;
+const orNull = (s: string | null | undefined): string | null => (s ? s : null);
+export const attributionCacheKey = (projectId: string, installId: string) =>
+  `attribution-data:${projectId}:${installId}`;
+
+async function answerFor(
+  deps: Pick<Deps, 'sql'>,
+  project: Project,
+  install: InstallRecord,
+): Promise<AttributionAnswer> {
+  if (install.attributionStatus === 'pending') {
+    return { pending: true, data: { deeplink: null, campaign_data: null, attribution_source: 'PENDING' } };
+  }
+  const campaign = install.campaignId ? await findCampaignById(deps.sql, project.id, install.campaignId) : undefined;
+  if (!campaign) {
+    return { pending: false, data: { deeplink: null, campaign_data: null, attribution_source: 'ORGANIC' } };
+  }
+  return {
+    pending: false,
+    data: {
+      deeplink: campaign.deeplink,
+      campaign_data: {
+        id: campaign.displayId,
+        name: campaign.name,
+        type: 'INORGANIC',
+        ad_network: orNull(install.network),
+        group_name: orNull(install.adSetName),
+        asset_group_name: null,
+        asset_name: orNull(install.creativeName),
+        installed_at: isoSeconds(install.createdAt),
+        store_click_at: install.storeClickAt ? isoSeconds(install.storeClickAt) : null,
+        ad_set_id: orNull(install.adSetId),
+        ad_set_name: orNull(install.adSetName),
+        ad_creative_id: orNull(install.creativeId),
+        ad_creative_name: orNull(install.creativeName),
+      },
+      attribution_source: install.network || 'INORGANIC',
+    },
+  };
+}
+
+export async function readAttribution(
+  deps: Pick<Deps, 'sql' | 'cache'>,
+  project: Project,
+  installInstanceId: string,
+): Promise<AttributionAnswer> {
+  const key = attributionCacheKey(project.id, installInstanceId);
+  const cached = await deps.cache.get(key).catch(() => undefined);
+  if (cached) {
+    return { pending: false, data: JSON.parse(cached) };
+  }
+  const install = await findInstall(deps.sql, project.id, installInstanceId);
+  if (!install) {
+    throw new ApiError(400, MSG.installNotFound);
+  }
+  const answer = await answerFor(deps, project, install);
+  if (!answer.pending) {
+    await deps.cache.set(key, JSON.stringify(answer.data), DAY_SECONDS).catch(() => undefined);
+  }
+  return answer;
+}

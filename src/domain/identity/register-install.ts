@@ -1,0 +1,95 @@
+// init: registers an install (first init of an install id) or an app open, in one transaction with
+// its install_events fact, then enqueues attribution for an undecided install. A retried init of the
+// same install id returns the same processing_id and creates nothing new.
+import { createHash } from 'node:crypto';
+import type { Deps } from '../../deps.ts';
+import { randomCode } from '../../lib/ids.ts';
+import { formatChTime, localDay } from '../../lib/time.ts';
+import { enqueueAttribution } from '../../queue/enqueue.ts';
+import { insertOutboxRows } from '../../store/postgres/fact-outbox.ts';
+import { upsertInstall } from '../../store/postgres/installs.ts';
+import { asSql } from '../../store/postgres/pool.ts';
+import type { Project } from '../../store/postgres/projects.ts';
+import { readDeviceSignals } from './device-signals.ts';
+
+export type InitInput = {
+  installInstanceId: string;
+  platform: string;
+  deviceData: Record<string, unknown>;
+  appVersion: string;
+  packageVersion: string;
+  link: string | null;
+};
+
+export type RequestContext = { ip: string; userAgent: string };
+
+/** Stable per install: derived from the project and the install id, never stored elsewhere. */
+export function processingIdFor(projectId: string, installInstanceId: string): string {
+  return `pr_${createHash('sha256').update(`${projectId}:${installInstanceId}`).digest('base64url').slice(0, 24)}`;
+}
+
+export async function registerInstall(
+  deps: Pick<Deps, 'sql' | 'queue' | 'now'>,
+  project: Project,
+  input: InitInput,
+  ctx: RequestContext,
+): Promise<{ processingId: string; created: boolean }> {
+  const signals = readDeviceSignals(input.platform, input.deviceData);
+  const processingId = processingIdFor(project.id, input.installInstanceId);
+  const now = deps.now();
+  const { created, install } = await deps.sql.begin(async (txh) => {
+    const tx = asSql(txh);
+    const result = await upsertInstall(tx, {
+      projectId: project.id,
+      installInstanceId: input.installInstanceId,
+      processingId,
+      platform: input.platform,
+      gaid: signals.gaid,
+      idfa: signals.idfa,
+      idfv: signals.idfv,
+      androidId: signals.androidId,
+      ip: ctx.ip,
+      userAgent: signals.userAgent || ctx.userAgent.slice(0, 1024),
+      os: signals.os,
+      osVersion: signals.osVersion,
+      deviceModel: signals.deviceModel,
+      appVersion: input.appVersion,
+      packageVersion: input.packageVersion,
+      deviceData: input.deviceData,
+      installRef: signals.installRef,
+      installBeginAt: signals.installBeginAt,
+      metaInstallRef: signals.metaInstallRef,
+      appleAdsToken: signals.appleAdsToken,
+      initLink: input.link,
+    });
+    const eventId = `ie_${randomCode(20)}`;
+    await insertOutboxRows(tx, [
+      {
+        table: 'install_events',
+        factId: eventId,
+        projectId: project.id,
+        row: {
+          event_id: eventId,
+          project_id: project.id,
+          install_instance_id: input.installInstanceId,
+          kind: result.created ? 'install' : 'app_open',
+          ts: formatChTime(now),
+          project_tz: project.timezone,
+          day: localDay(now, project.timezone),
+          platform: input.platform,
+          app_version: input.appVersion,
+          package_version: input.packageVersion,
+          ip: ctx.ip,
+          os: signals.os,
+          os_version: signals.osVersion,
+          device_model: signals.deviceModel,
+        },
+      },
+    ]);
+    return result;
+  });
+  if (install.attributionStatus === 'pending') {
+    await enqueueAttribution(deps, project.id, input.installInstanceId);
+  }
+  return { processingId, created };
+}

@@ -1,0 +1,100 @@
+// Reads a click's User-Agent: platform (which redirect chain applies), parsed OS, device and
+// browser (ua-parser-js 1.x, MIT; 2.x is AGPL), the social app whose in-app browser opened the
+// link, and whether it is a crawler. ua-parser-js 1.x knows no bots, so crawlers come from a list.
+import UAParser from 'ua-parser-js';
+
+export type ClickPlatform = 'ANDROID' | 'IOS' | 'DESKTOP' | 'OTHER';
+export type InAppBrowser = 'INSTAGRAM' | 'FACEBOOK' | 'TIKTOK' | 'SNAPCHAT' | 'LINKEDIN' | 'X' | '';
+
+export type ClassifiedAgent = {
+  platform: ClickPlatform;
+  os: string;
+  osVersion: string;
+  deviceVendor: string;
+  deviceModel: string;
+  browser: string;
+  inAppBrowser: InAppBrowser;
+  isBot: boolean;
+};
+
+// Link-preview fetchers, search and AI crawlers, headless browsers and bare HTTP libraries: none is a
+// person tapping a link, so they are redirected but never counted as clicks. An empty UA counts as
+// a bot too. Generic "<name>bot/<version>" tokens catch the rest without matching phone models
+// such as "CUBOT X20".
+const BOT_PATTERNS: RegExp[] = [
+  /googlebot|adsbot-google|mediapartners-google|google-inspectiontool|googleother|storebot-google|feedfetcher-google|apis-google/i,
+  /bingbot|bingpreview|applebot|yandex(?:bot|images)|baiduspider|duckduckbot|slurp|petalbot|bytespider/i,
+  /ahrefsbot|semrushbot|mj12bot|dotbot|gptbot|claudebot|ccbot|perplexitybot/i,
+  /facebookexternalhit|facebookcatalog|meta-externalagent|twitterbot|slackbot|slack-imgproxy|linkedinbot/i,
+  /^whatsapp\/|telegrambot|discordbot|skypeuripreview|pinterestbot|redditbot|embedly|iframely|vkshare/i,
+  /headlesschrome|lighthouse|phantomjs/i,
+  /^(?:curl|wget|python-requests|python-urllib|aiohttp|go-http-client|okhttp|java|libwww-perl|node-fetch|axios|undici|postmanruntime|httpie)\b/i,
+  /[a-z0-9](?:bot|crawler|spider)\/\d/i,
+  /\b(?:crawler|spider)\b/i,
+];
+
+// The social apps whose in-app browsers get the intermediary page; Instagram first, since some of
+// its UAs also carry Facebook tokens.
+const IN_APP_PATTERNS: [Exclude<InAppBrowser, ''>, RegExp][] = [
+  ['INSTAGRAM', /\binstagram\b/i],
+  ['FACEBOOK', /FBAN\/|FBAV\/|FB_IAB\/|FBIOS|\bFB4A\b/],
+  ['TIKTOK', /musical_ly|bytedancewebview|\btiktok\b|\btrill_\d/i],
+  ['SNAPCHAT', /\bsnapchat\//i],
+  ['LINKEDIN', /linkedinapp/i],
+  ['X', /twitter for (?:iphone|ipad|android)|twitterandroid|\btwitter\/\d/i],
+];
+
+// The browser names ua-parser-js 1.x gives the same apps, in case a UA slips past the patterns.
+const IN_APP_BY_BROWSER: Record<string, Exclude<InAppBrowser, ''>> = {
+  Instagram: 'INSTAGRAM',
+  Facebook: 'FACEBOOK',
+  TikTok: 'TIKTOK',
+  Snapchat: 'SNAPCHAT',
+  LinkedIn: 'LINKEDIN',
+  Twitter: 'X',
+};
+
+function isBotAgent(ua: string): boolean {
+  return ua.trim() === '' || BOT_PATTERNS.some((re) => re.test(ua));
+}
+
+function inAppBrowserOf(ua: string, browserName: string): InAppBrowser {
+  for (const [name, re] of IN_APP_PATTERNS) {
+    if (re.test(ua)) {
+      return name;
+    }
+  }
+  return IN_APP_BY_BROWSER[browserName] ?? '';
+}
+
+// iPadOS 13+ in its default "desktop" mode sends a Mac UA; it counts as DESKTOP, since nothing in
+// the request tells them apart.
+function platformOf(os: string, deviceType: string | undefined): ClickPlatform {
+  if (/^android/i.test(os)) {
+    return 'ANDROID';
+  }
+  if (os === 'iOS') {
+    return 'IOS';
+  }
+  // Phones and tablets of other systems, TVs, consoles, watches: no store of ours serves them.
+  if (deviceType !== undefined) {
+    return 'OTHER';
+  }
+  return os === '' ? 'OTHER' : 'DESKTOP';
+}
+
+export function classifyUserAgent(ua: string): ClassifiedAgent {
+  const r = new UAParser(ua).getResult();
+  const os = r.os.name ?? '';
+  const browser = r.browser.name ?? '';
+  return {
+    platform: platformOf(os, r.device.type),
+    os,
+    osVersion: r.os.version ?? '',
+    deviceVendor: r.device.vendor ?? '',
+    deviceModel: r.device.model ?? '',
+    browser,
+    inAppBrowser: inAppBrowserOf(ua, browser),
+    isBot: isBotAgent(ua),
+  };
+}

@@ -1,0 +1,77 @@
+// A campaign link is opened: find the campaign, read the visitor's agent, pick the stored target
+// for the platform, record the click (people only) and say how to answer. In-app browsers of social
+// apps on phones get the intermediary page, which tries the app before the store.
+import type { Deps } from '../../deps.ts';
+import { newClickId } from '../../lib/ids.ts';
+import { isSafeDeeplink, isSafeWebUrl } from '../../lib/validate.ts';
+import { chooseRedirect } from './choose-redirect.ts';
+import { classifyUserAgent } from './classify-user-agent.ts';
+import { readClickParams } from './read-click-params.ts';
+import { recordClick } from './record-click.ts';
+import { resolveLink } from './resolve-link.ts';
+
+export type LinkRequest = {
+  host: string;
+  displayId: string | undefined;
+  userAgent: string;
+  referrer: string;
+  ip: string;
+  query: unknown;
+  /** False for requests that are not a visit (HEAD): answered alike, never counted. */
+  countable: boolean;
+};
+
+export type LinkOutcome =
+  | { kind: 'not_found' }
+  | { kind: 'redirect'; location: string }
+  | { kind: 'in_app_page'; platform: 'IOS' | 'ANDROID'; storeUrl: string; appUrl: string | undefined };
+
+/** The campaign deeplink when it opens the app by its own scheme (myapp://…); web links don't. */
+function appSchemeUrl(deeplink: string | null): string | undefined {
+  return deeplink && isSafeDeeplink(deeplink) && !isSafeWebUrl(deeplink) ? deeplink : undefined;
+}
+
+export async function openLink(
+  deps: Pick<Deps, 'sql' | 'config' | 'facts' | 'now'>,
+  req: LinkRequest,
+): Promise<LinkOutcome> {
+  const link = await resolveLink(deps, req.host, req.displayId);
+  if (!link) {
+    return { kind: 'not_found' };
+  }
+  const agent = classifyUserAgent(req.userAgent);
+  const params = readClickParams(req.query);
+  const clickId = newClickId();
+  const location = chooseRedirect({
+    platform: agent.platform,
+    campaign: link.campaign,
+    projectWebsite: link.project.website,
+    listings: link.listings,
+    clickId,
+    utm: params,
+  });
+  // Nowhere to send the visitor: answered as an unknown link, and not counted.
+  if (!location) {
+    return { kind: 'not_found' };
+  }
+  const counted = req.countable && !agent.isBot;
+  if (counted) {
+    await recordClick(deps, {
+      clickId,
+      project: link.project,
+      campaign: link.campaign,
+      at: new Date(deps.now()),
+      ip: req.ip,
+      userAgent: req.userAgent,
+      referrer: req.referrer,
+      agent,
+      params,
+    });
+  }
+  const phone = agent.platform === 'IOS' || agent.platform === 'ANDROID' ? agent.platform : undefined;
+  if (phone && agent.inAppBrowser !== '' && !agent.isBot) {
+    const appUrl = appSchemeUrl(link.campaign.deeplink);
+    return { kind: 'in_app_page', platform: phone, storeUrl: location, appUrl };
+  }
+  return { kind: 'redirect', location };
+}

@@ -1,0 +1,67 @@
+// Finds the campaign a link names. On a link domain (Host → domains.name → project) the display id
+// is looked up in that project; any of the project's domains answers for any of its campaigns, so
+// a change of primary domain does not break printed links. On the service's own host (PUBLIC_URL's
+// host, localhost, 127.0.0.1) the display id is looked up across projects and used only when
+// exactly one live campaign has it. Any other host is unknown: 404.
+import type { Deps } from '../../deps.ts';
+import { type CampaignRecord, findCampaignByDisplayId } from '../../store/postgres/campaigns.ts';
+import {
+  findLinkListings,
+  findProjectByDomainName,
+  findProjectIdsByLiveDisplayId,
+} from '../../store/postgres/links.ts';
+import { findProjectById, type Project } from '../../store/postgres/projects.ts';
+import type { Platform, StoreListing } from '../../store/postgres/store-listings.ts';
+
+export type ResolvedLink = {
+  project: Project;
+  campaign: CampaignRecord;
+  listings: Partial<Record<Platform, StoreListing>>;
+};
+
+// Display ids are at most 64 characters (create-campaign); longer ones cannot exist.
+const MAX_DISPLAY_ID = 64;
+
+/** Host as the link domains store it: lower-case, no trailing dot (the port is already gone). */
+export function normalizeHost(host: string): string {
+  return host.trim().toLowerCase().replace(/\.$/, '');
+}
+
+function isServiceHost(publicUrl: string, host: string): boolean {
+  return host === new URL(publicUrl).hostname.toLowerCase() || host === 'localhost' || host === '127.0.0.1';
+}
+
+async function projectOfLink(
+  deps: Pick<Deps, 'sql' | 'config'>,
+  host: string,
+  displayId: string,
+): Promise<Project | undefined> {
+  const owner = await findProjectByDomainName(deps.sql, host);
+  if (owner || !isServiceHost(deps.config.publicUrl, host)) {
+    return owner;
+  }
+  const ids = await findProjectIdsByLiveDisplayId(deps.sql, displayId, 2);
+  return ids.length === 1 && ids[0] ? findProjectById(deps.sql, ids[0]) : undefined;
+}
+
+/** The live campaign behind a link, or undefined (unknown host, unknown or deleted campaign). */
+export async function resolveLink(
+  deps: Pick<Deps, 'sql' | 'config'>,
+  rawHost: string,
+  displayId: string | undefined,
+): Promise<ResolvedLink | undefined> {
+  if (!displayId || displayId.length > MAX_DISPLAY_ID) {
+    return undefined;
+  }
+  const project = await projectOfLink(deps, normalizeHost(rawHost), displayId);
+  if (!project) {
+    return undefined;
+  }
+  // Inactive campaigns still redirect and count: a paused campaign's links stay out in the world,
+  // and a dead link would lose the user; reporting shows the clicks against the paused campaign.
+  const campaign = await findCampaignByDisplayId(deps.sql, project.id, displayId);
+  if (!campaign) {
+    return undefined;
+  }
+  return { project, campaign, listings: await findLinkListings(deps.sql, project.id, campaign.id) };
+}

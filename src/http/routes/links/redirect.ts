@@ -1,0 +1,59 @@
+// Campaign links: `/?c=<display_id>` and `/<display_id>`, on a link domain or the service's own
+// host. The answer is a 302 to a stored target, the in-app intermediary page, or a 404 page; never
+// JSON, and no /api rate limits. Static routes (/healthz, /docs, /openapi.json) win over the
+// parametric one by Fastify's routing rules.
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Deps } from '../../../deps.ts';
+import { type LinkOutcome, openLink } from '../../../domain/links/open-link.ts';
+import { inAppPageCsp, renderInAppPage } from '../../present/in-app-page.ts';
+import { LINK_NOT_FOUND_PAGE } from '../../present/link-not-found-page.ts';
+
+function firstString(value: unknown): string | undefined {
+  const v = Array.isArray(value) ? value[0] : value;
+  return typeof v === 'string' ? v : undefined;
+}
+
+function send(reply: FastifyReply, outcome: LinkOutcome): FastifyReply {
+  reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
+  switch (outcome.kind) {
+    case 'redirect':
+      return reply.code(302).header('location', outcome.location).send();
+    case 'in_app_page': {
+      const nonce = randomBytes(16).toString('base64');
+      return reply
+        .code(200)
+        .type('text/html; charset=utf-8')
+        .header('content-security-policy', inAppPageCsp(nonce))
+        .header('x-content-type-options', 'nosniff')
+        .send(renderInAppPage({ ...outcome, nonce }));
+    }
+    default:
+      return reply
+        .code(404)
+        .type('text/html; charset=utf-8')
+        .header('x-content-type-options', 'nosniff')
+        .send(LINK_NOT_FOUND_PAGE);
+  }
+}
+
+async function answer(deps: Deps, req: FastifyRequest, reply: FastifyReply, displayId: string | undefined) {
+  const outcome = await openLink(deps, {
+    // hostname: the Host header without its port (X-Forwarded-Host only from a TRUST_PROXY proxy).
+    host: req.hostname,
+    displayId,
+    userAgent: req.headers['user-agent'] ?? '',
+    referrer: firstString(req.headers.referer) ?? '',
+    ip: req.ip,
+    query: req.query,
+    countable: req.method === 'GET',
+  });
+  return send(reply, outcome);
+}
+
+export function registerRedirectRoutes(app: FastifyInstance, deps: Deps): void {
+  app.get('/', (req, reply) => answer(deps, req, reply, firstString((req.query as Record<string, unknown>)?.c)));
+  app.get<{ Params: { display_id: string } }>('/:display_id', (req, reply) =>
+    answer(deps, req, reply, req.params.display_id),
+  );
+}

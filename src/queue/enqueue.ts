@@ -1,0 +1,26 @@
+// Enqueue helpers with deterministic job ids, so a repeated enqueue of the same work is dropped.
+import { createHash } from 'node:crypto';
+import type { Deps } from '../deps.ts';
+import { QUEUES } from './names.ts';
+import type { AttributeInstallPayload } from './payloads.ts';
+
+/**
+ * One attribution job per install. A `retryRound` (the reconciler's minute) makes a new job id,
+ * because BullMQ keeps finished and failed jobs for a while and would drop the same id again;
+ * a second run of a decided install is a no-op.
+ */
+export async function enqueueAttribution(
+  deps: Pick<Deps, 'queue'>,
+  projectId: string,
+  installInstanceId: string,
+  retryRound?: number,
+): Promise<void> {
+  const payload: AttributeInstallPayload = { projectId, installInstanceId };
+  const round = retryRound === undefined ? '' : `-r${retryRound}`;
+  await deps.queue.enqueue(QUEUES.attribution, payload, `attr-${projectId}-${idPart(installInstanceId)}${round}`);
+}
+
+/** BullMQ refuses ':' in custom ids; client-sent ids are hashed into a safe, fixed-size part. */
+function idPart(value: string): string {
+  return createHash('sha256').update(value).digest('base64url').slice(0, 22);
+}

@@ -1,0 +1,233 @@
+// Install identity and its attribution state. Every query is scoped by project.
+import type { Sql } from './pool.ts';
+
+export type InstallRecord = {
+  projectId: string;
+  installInstanceId: string;
+  processingId: string;
+  platform: string;
+  createdAt: Date;
+  lastSeenAt: Date;
+  gaid: string | null;
+  idfa: string | null;
+  idfv: string | null;
+  androidId: string | null;
+  ip: string;
+  userAgent: string;
+  os: string;
+  osVersion: string;
+  deviceModel: string;
+  installRef: string;
+  installBeginAt: Date | null;
+  initLink: string | null;
+  userId: string | null;
+  attributionStatus: 'pending' | 'decided';
+  decisionId: string | null;
+  attributionMethod: string | null;
+  campaignId: number | null;
+  attributedAt: Date | null;
+  isReinstall: boolean;
+  suspicious: boolean;
+  clickId: string | null;
+  storeClickAt: Date | null;
+  network: string | null;
+  adSetId: string | null;
+  adSetName: string | null;
+  creativeId: string | null;
+  creativeName: string | null;
+  keywordId: string | null;
+  keywordName: string | null;
+  reengagedAt: Date | null;
+  reengagementCampaignId: number | null;
+};
+
+type Row = Record<string, unknown>;
+
+const toInstall = (r: Row): InstallRecord => ({
+  projectId: r.project_id as string,
+  installInstanceId: r.install_instance_id as string,
+  processingId: r.processing_id as string,
+  platform: r.platform as string,
+  createdAt: r.created_at as Date,
+  lastSeenAt: r.last_seen_at as Date,
+  gaid: r.gaid as string | null,
+  idfa: r.idfa as string | null,
+  idfv: r.idfv as string | null,
+  androidId: r.android_id as string | null,
+  ip: r.ip as string,
+  userAgent: r.user_agent as string,
+  os: r.os as string,
+  osVersion: r.os_version as string,
+  deviceModel: r.device_model as string,
+  installRef: r.install_ref as string,
+  installBeginAt: r.install_begin_at as Date | null,
+  initLink: r.init_link as string | null,
+  userId: r.user_id as string | null,
+  attributionStatus: r.attribution_status as 'pending' | 'decided',
+  decisionId: r.decision_id as string | null,
+  attributionMethod: r.attribution_method as string | null,
+  campaignId: r.campaign_id as number | null,
+  attributedAt: r.attributed_at as Date | null,
+  isReinstall: r.is_reinstall as boolean,
+  suspicious: r.suspicious as boolean,
+  clickId: r.click_id as string | null,
+  storeClickAt: r.store_click_at as Date | null,
+  network: r.network as string | null,
+  adSetId: r.ad_set_id as string | null,
+  adSetName: r.ad_set_name as string | null,
+  creativeId: r.creative_id as string | null,
+  creativeName: r.creative_name as string | null,
+  keywordId: r.keyword_id as string | null,
+  keywordName: r.keyword_name as string | null,
+  reengagedAt: r.reengaged_at as Date | null,
+  reengagementCampaignId: r.reengagement_campaign_id as number | null,
+});
+
+export type NewInstall = {
+  projectId: string;
+  installInstanceId: string;
+  processingId: string;
+  platform: string;
+  gaid: string | null;
+  idfa: string | null;
+  idfv: string | null;
+  androidId: string | null;
+  ip: string;
+  userAgent: string;
+  os: string;
+  osVersion: string;
+  deviceModel: string;
+  appVersion: string;
+  packageVersion: string;
+  deviceData: Record<string, unknown>;
+  installRef: string;
+  installBeginAt: Date | null;
+  metaInstallRef: Record<string, unknown> | null;
+  appleAdsToken: string | null;
+  initLink: string | null;
+};
+
+/** Inserts the install, or counts another open of it; `created` tells which. */
+export async function upsertInstall(sql: Sql, i: NewInstall): Promise<{ created: boolean; install: InstallRecord }> {
+  const [row] = await sql<Row[]>`
+    INSERT INTO installs (project_id, install_instance_id, processing_id, platform, gaid, idfa, idfv, android_id, ip,
+      user_agent, os, os_version, device_model, app_version, package_version, device_data, install_ref,
+      install_begin_at, meta_install_ref, apple_ads_token, init_link)
+    VALUES (${i.projectId}, ${i.installInstanceId}, ${i.processingId}, ${i.platform}, ${i.gaid}, ${i.idfa}, ${i.idfv},
+      ${i.androidId}, ${i.ip}, ${i.userAgent}, ${i.os}, ${i.osVersion}, ${i.deviceModel}, ${i.appVersion},
+      ${i.packageVersion}, ${sql.json(i.deviceData as never)}, ${i.installRef}, ${i.installBeginAt},
+      ${i.metaInstallRef ? sql.json(i.metaInstallRef as never) : null}, ${i.appleAdsToken}, ${i.initLink})
+    ON CONFLICT (project_id, install_instance_id) DO UPDATE SET
+      last_seen_at = now(), open_count = installs.open_count + 1,
+      app_version = EXCLUDED.app_version, package_version = EXCLUDED.package_version,
+      install_ref = CASE WHEN installs.install_ref = '' THEN EXCLUDED.install_ref ELSE installs.install_ref END,
+      init_link = COALESCE(installs.init_link, EXCLUDED.init_link)
+    RETURNING (xmax = 0) AS created, *`;
+  if (!row) {
+    throw new Error('upsert into installs returned no row');
+  }
+  return { created: row.created as boolean, install: toInstall(row) };
+}
+
+export async function findInstall(
+  sql: Sql,
+  projectId: string,
+  installInstanceId: string,
+): Promise<InstallRecord | undefined> {
+  const [row] = await sql<Row[]>`
+    SELECT * FROM installs WHERE project_id = ${projectId} AND install_instance_id = ${installInstanceId}`;
+  return row ? toInstall(row) : undefined;
+}
+
+/** Whether another install of this project had the same device ids (a reinstall). */
+export async function deviceSeenBefore(sql: Sql, i: InstallRecord): Promise<boolean> {
+  const ids = { gaid: i.gaid, idfa: i.idfa, idfv: i.idfv, android_id: i.androidId };
+  if (!ids.gaid && !ids.idfa && !ids.idfv && !ids.android_id) {
+    return false;
+  }
+  const [row] = await sql<{ n: number }[]>`
+    SELECT count(*)::int AS n FROM installs
+    WHERE project_id = ${i.projectId} AND install_instance_id <> ${i.installInstanceId}
+      AND created_at <= ${i.createdAt}
+      AND ((${ids.gaid}::text IS NOT NULL AND gaid = ${ids.gaid})
+        OR (${ids.idfa}::text IS NOT NULL AND idfa = ${ids.idfa})
+        OR (${ids.idfv}::text IS NOT NULL AND idfv = ${ids.idfv})
+        OR (${ids.android_id}::text IS NOT NULL AND android_id = ${ids.android_id}))`;
+  return (row?.n ?? 0) > 0;
+}
+
+export type SavedDecision = {
+  decisionId: string;
+  method: string;
+  campaignId: number | null;
+  isReinstall: boolean;
+  suspicious: boolean;
+  clickId: string | null;
+  storeClickAt: Date | null;
+  network: string | null;
+  adSetId: string;
+  adSetName: string;
+  creativeId: string;
+  creativeName: string;
+  keywordId: string;
+  keywordName: string;
+};
+
+/** Records the decision unless one was already made (a retried job decides once). */
+export async function saveInstallDecision(
+  sql: Sql,
+  projectId: string,
+  installInstanceId: string,
+  d: SavedDecision,
+): Promise<boolean> {
+  const res = await sql`
+    UPDATE installs SET attribution_status = 'decided', decision_id = ${d.decisionId}, attribution_method = ${d.method},
+      campaign_id = ${d.campaignId}, attributed_at = now(), is_reinstall = ${d.isReinstall}, suspicious = ${d.suspicious},
+      click_id = ${d.clickId}, store_click_at = ${d.storeClickAt}, network = ${d.network},
+      ad_set_id = ${d.adSetId}, ad_set_name = ${d.adSetName}, creative_id = ${d.creativeId},
+      creative_name = ${d.creativeName}, keyword_id = ${d.keywordId}, keyword_name = ${d.keywordName}
+    WHERE project_id = ${projectId} AND install_instance_id = ${installInstanceId} AND attribution_status = 'pending'`;
+  return res.count === 1;
+}
+
+export async function setInitLink(sql: Sql, projectId: string, installInstanceId: string, link: string): Promise<void> {
+  await sql`UPDATE installs SET init_link = COALESCE(init_link, ${link})
+    WHERE project_id = ${projectId} AND install_instance_id = ${installInstanceId}`;
+}
+
+export async function saveReengagement(
+  sql: Sql,
+  projectId: string,
+  installInstanceId: string,
+  campaignId: number,
+): Promise<void> {
+  await sql`UPDATE installs SET reengaged_at = now(), reengagement_campaign_id = ${campaignId}, last_seen_at = now()
+    WHERE project_id = ${projectId} AND install_instance_id = ${installInstanceId}`;
+}
+
+/** The newest install of a user, or of a device advertising id (gaid or idfa). */
+export async function findInstallForLookup(
+  sql: Sql,
+  projectId: string,
+  by: { userId?: string; adId?: string },
+): Promise<InstallRecord | undefined> {
+  if (by.userId !== undefined) {
+    const [row] = await sql<Row[]>`SELECT * FROM installs WHERE project_id = ${projectId} AND user_id = ${by.userId}
+      ORDER BY created_at DESC LIMIT 1`;
+    return row ? toInstall(row) : undefined;
+  }
+  const id = (by.adId ?? '').toLowerCase();
+  const [row] = await sql<
+    Row[]
+  >`SELECT * FROM installs WHERE project_id = ${projectId} AND (gaid = ${id} OR idfa = ${id})
+    ORDER BY created_at DESC LIMIT 1`;
+  return row ? toInstall(row) : undefined;
+}
+
+/** Installs still pending after `olderThanMs` (the reconciler re-enqueues them). */
+export async function listPendingInstalls(sql: Sql, olderThanMs: number, limit: number) {
+  return sql<{ project_id: string; install_instance_id: string }[]>`
+    SELECT project_id, install_instance_id FROM installs
+    WHERE attribution_status = 'pending' AND created_at < now() - make_interval(secs => ${olderThanMs / 1000})
+    ORDER BY created_at LIMIT ${limit}`;
+}

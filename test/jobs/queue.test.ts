@@ -1,0 +1,260 @@
+// The job queue behind one interface: the in-process runner (embedded mode) under fake timers, so
+// backoff is checked without waiting; and BullMQ on the run's Redis, which skips with the reason
+// when the run has no Redis. A deterministic jobId makes a repeated enqueue of the same work run once.
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeEach, describe, expect, inject, it, vi } from 'vitest';
+import { createLogger } from '../../src/lib/logger.ts';
+import { DEFAULT_QUEUE_OPTIONS, queueOptions } from '../../src/queue/names.ts';
+import { createBullQueue, createInProcessQueue, type JobQueue } from '../../src/queue/queue.ts';
+import { createRedis, waitForRedis } from '../../src/store/redis/client.ts';
+
+const log = createLogger('silent');
+// Not listed in QUEUE_OPTIONS, so it runs with the defaults.
+const NAME = 'test-queue-defaults';
+const { attempts, backoffMs } = DEFAULT_QUEUE_OPTIONS;
+
+/** A handler that records each call and fails the first `failures` of them. */
+function recorder(failures = 0) {
+  const calls: unknown[] = [];
+  const handler = async (payload: unknown) => {
+    calls.push(payload);
+    if (calls.length <= failures) {
+      throw new Error(`planned failure ${calls.length}`);
+    }
+  };
+  return { calls, handler };
+}
+
+describe('in-process queue', () => {
+  let queue: JobQueue;
+  beforeEach(() => {
+    vi.useFakeTimers();
+    queue = createInProcessQueue(log);
+  });
+  afterEach(async () => {
+    await queue.close();
+    vi.useRealTimers();
+  });
+
+  it('when an unlisted queue name is used, then it gets the default attempts and backoff', () => {
+    expect(queueOptions(NAME)).toEqual(DEFAULT_QUEUE_OPTIONS);
+  });
+
+  it('when the same jobId is enqueued twice while pending, then the job runs once', async () => {
+    const r = recorder();
+    await queue.startWorkers({ [NAME]: r.handler });
+
+    await queue.enqueue(NAME, { n: 1 }, 'job-a');
+    await queue.enqueue(NAME, { n: 2 }, 'job-a');
+    await queue.enqueue(NAME, { n: 3 }, 'job-b');
+    await vi.runAllTimersAsync();
+
+    expect(r.calls).toEqual([{ n: 1 }, { n: 3 }]);
+  });
+
+  it('when a jobId is enqueued again after its job finished, then it runs again (dedupe holds only while pending)', async () => {
+    const r = recorder();
+    await queue.startWorkers({ [NAME]: r.handler });
+    await queue.enqueue(NAME, 'first', 'job-a');
+    await vi.runAllTimersAsync();
+
+    await queue.enqueue(NAME, 'again', 'job-a');
+    await vi.runAllTimersAsync();
+
+    expect(r.calls).toEqual(['first', 'again']);
+  });
+
+  it('when jobs are enqueued before the workers start, then they run once the workers start', async () => {
+    const r = recorder();
+    await queue.enqueue(NAME, 'early', 'job-early');
+    await vi.runAllTimersAsync();
+    expect(r.calls).toEqual([]);
+
+    await queue.startWorkers({ [NAME]: r.handler });
+    await vi.runAllTimersAsync();
+
+    expect(r.calls).toEqual(['early']);
+  });
+
+  it('when the handler fails twice, then it is retried with exponential backoff until it succeeds', async () => {
+    const r = recorder(2);
+    await queue.startWorkers({ [NAME]: r.handler });
+
+    await queue.enqueue(NAME, 'p', 'job-retry');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(r.calls).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(backoffMs - 1);
+    expect(r.calls).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(r.calls).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(2 * backoffMs - 1);
+    expect(r.calls).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(r.calls).toHaveLength(3);
+    await vi.runAllTimersAsync();
+
+    expect(r.calls).toHaveLength(3);
+    // Done: the jobId is free again.
+    await queue.enqueue(NAME, 'p', 'job-retry');
+    await vi.runAllTimersAsync();
+    expect(r.calls).toHaveLength(4);
+  });
+
+  it('when the handler always fails, then it gives up after `attempts` tries and frees the jobId', async () => {
+    const r = recorder(Number.POSITIVE_INFINITY);
+    await queue.startWorkers({ [NAME]: r.handler });
+
+    await queue.enqueue(NAME, 'p', 'job-doomed');
+    await vi.runAllTimersAsync();
+
+    expect(r.calls).toHaveLength(attempts);
+    expect(vi.getTimerCount()).toBe(0);
+    await queue.enqueue(NAME, 'p', 'job-doomed');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(r.calls).toHaveLength(attempts + 1);
+  });
+
+  it('when closed while a job runs, then close() waits for it, and no retry is scheduled afterwards', async () => {
+    let finish: (() => void) | undefined;
+    let calls = 0;
+    let finished = false;
+    await queue.startWorkers({
+      [NAME]: () => {
+        calls += 1;
+        return new Promise<void>((_, reject) => {
+          finish = () => {
+            finished = true;
+            reject(new Error('failed after close began'));
+          };
+        });
+      },
+    });
+    await queue.enqueue(NAME, 'slow', 'job-slow');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(calls).toBe(1);
+
+    let closed = false;
+    const closing = queue.close().then(() => {
+      closed = true;
+    });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(closed).toBe(false);
+    finish?.();
+    await closing;
+
+    expect(finished).toBe(true);
+    expect(vi.getTimerCount()).toBe(0);
+    await vi.runAllTimersAsync();
+    expect(calls).toBe(1);
+  });
+
+  it('when closed, then pending retries are cancelled', async () => {
+    const r = recorder(Number.POSITIVE_INFINITY);
+    await queue.startWorkers({ [NAME]: r.handler });
+    await queue.enqueue(NAME, 'p', 'job-cancelled');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(r.calls).toHaveLength(1);
+
+    await queue.close();
+    await vi.runAllTimersAsync();
+
+    expect(r.calls).toHaveLength(1);
+  });
+});
+
+const redisUrl = inject('redisUrl');
+
+describe('BullMQ queue', () => {
+  // One queue per run: names are plain strings, so unlisted ones get DEFAULT_QUEUE_OPTIONS.
+  const runId = `${process.pid}-${Date.now().toString(36)}`;
+  const conns: Redis[] = [];
+  const inspectors: Queue[] = [];
+  const queues: JobQueue[] = [];
+
+  async function bull(name: string): Promise<{ queue: JobQueue; inspect: Queue }> {
+    const url = redisUrl as string;
+    const commands = createRedis(url, 'commands');
+    conns.push(commands);
+    await waitForRedis(commands);
+    const queue = createBullQueue(
+      commands,
+      () => {
+        const w = createRedis(url, 'worker');
+        conns.push(w);
+        return w;
+      },
+      log,
+    );
+    queues.push(queue);
+    const inspectConn = createRedis(url, 'worker');
+    conns.push(inspectConn);
+    const inspect = new Queue(name, { connection: inspectConn });
+    inspectors.push(inspect);
+    return { queue, inspect };
+  }
+
+  afterAll(async () => {
+    for (const q of queues) {
+      await q.close().catch(() => {});
+    }
+    for (const q of inspectors) {
+      await q.obliterate({ force: true }).catch(() => {});
+      await q.close().catch(() => {});
+    }
+    for (const c of conns) {
+      await c.quit().catch(() => c.disconnect());
+    }
+  });
+
+  async function until(cond: () => Promise<boolean> | boolean, timeoutMs = 20_000): Promise<void> {
+    const end = Date.now() + timeoutMs;
+    while (!(await cond())) {
+      if (Date.now() > end) {
+        throw new Error(`condition not met after ${timeoutMs} ms`);
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  it.skipIf(!redisUrl)(
+    'when the same jobId is enqueued twice (needs Redis: set TEST_REDIS_URL), then the job runs once, and a repeat after it completed is dropped too',
+    async () => {
+      const name = `test-dedupe-${runId}`;
+      const { queue, inspect } = await bull(name);
+      const r = recorder();
+
+      await queue.enqueue(name, { n: 1 }, 'same-id');
+      await queue.enqueue(name, { n: 2 }, 'same-id');
+      await queue.startWorkers({ [name]: r.handler });
+      await until(async () => (await inspect.getCompletedCount()) === 1);
+      // A jobId kept among completed jobs is still taken: BullMQ drops the repeat.
+      await queue.enqueue(name, { n: 3 }, 'same-id');
+
+      const counts = await inspect.getJobCounts('waiting', 'active', 'delayed', 'completed', 'failed');
+      expect(counts).toEqual({ waiting: 0, active: 0, delayed: 0, completed: 1, failed: 0 });
+      expect(r.calls).toEqual([{ n: 1 }]);
+    },
+    30_000,
+  );
+
+  it.skipIf(!redisUrl)(
+    'when the handler fails once (needs Redis: set TEST_REDIS_URL), then BullMQ retries it with backoff and it completes',
+    async () => {
+      const name = `test-retry-${runId}`;
+      const { queue, inspect } = await bull(name);
+      const r = recorder(1);
+
+      await queue.startWorkers({ [name]: r.handler });
+      await queue.enqueue(name, 'p', 'retry-me');
+      await until(async () => (await inspect.getCompletedCount()) === 1);
+
+      expect(r.calls).toEqual(['p', 'p']);
+      const job = await inspect.getJob('retry-me');
+      expect(job?.attemptsMade).toBe(2);
+      expect(job?.opts.attempts).toBe(attempts);
+      expect(job?.opts.backoff).toEqual({ type: 'exponential', delay: backoffMs });
+    },
+    30_000,
+  );
+});

@@ -1,0 +1,224 @@
+// Migrations: forward-only, numbered, recorded, safe from two processes at once (issue). Postgres
+// cases run in a throwaway database on the test server, so they start from nothing; ClickHouse
+// cases use this process's chdb engine with temp migration dirs numbered 9xxx, clear of the real ones.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import postgres from 'postgres';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { PG_MIGRATIONS } from '../../src/lib/paths.ts';
+import { migrateClickHouse, splitStatements } from '../../src/store/clickhouse/migrate.ts';
+import { listMigrationFiles, migratePostgres } from '../../src/store/postgres/migrate.ts';
+import { createPool, type Sql } from '../../src/store/postgres/pool.ts';
+import { testClickHouse } from '../support/harness.ts';
+
+const dirs: string[] = [];
+afterAll(async () => {
+  for (const d of dirs) {
+    await rm(d, { recursive: true, force: true });
+  }
+});
+
+async function migrationsDir(files: Record<string, string>): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'attribution-mig-'));
+  dirs.push(dir);
+  for (const [name, text] of Object.entries(files)) {
+    await writeFile(path.join(dir, name), text);
+  }
+  return dir;
+}
+
+/** Runs fn with pools on a new, empty database on the test server, then drops that database. */
+async function withScratchDatabase(pools: number, fn: (sqls: Sql[]) => Promise<void>): Promise<void> {
+  const adminUrl = inject('databaseUrl');
+  const name = `attribution_mig_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+  if (!/^attribution_mig_test_\w+$/.test(name)) {
+    throw new Error(`refusing to create and drop '${name}'`);
+  }
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const sqls: Sql[] = [];
+  try {
+    await admin.unsafe(`CREATE DATABASE ${name}`);
+    for (let i = 0; i < pools; i++) {
+      sqls.push(createPool(url.toString(), 2));
+    }
+    await fn(sqls);
+  } finally {
+    await Promise.all(sqls.map((s) => s.end({ timeout: 5 })));
+    await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end({ timeout: 5 });
+  }
+}
+
+async function recordedVersions(sql: Sql): Promise<number[]> {
+  const rows = await sql<{ version: number }[]>`SELECT version FROM schema_migrations ORDER BY version`;
+  return rows.map((r) => r.version);
+}
+
+async function tableExists(sql: Sql, table: string): Promise<boolean> {
+  const [row] = await sql<{ t: string | null }[]>`SELECT to_regclass(${table})::text AS t`;
+  return row?.t != null;
+}
+
+describe('migratePostgres', () => {
+  it('when run twice on a fresh database, then the first run applies every file in order and the second is a no-op', async () => {
+    const files = await listMigrationFiles(PG_MIGRATIONS, '.sql');
+    await withScratchDatabase(1, async ([sql]) => {
+      const db = sql as Sql;
+
+      const first = await migratePostgres(db, PG_MIGRATIONS);
+      const second = await migratePostgres(db, PG_MIGRATIONS);
+
+      expect(first).toEqual(files.map((f) => f.name));
+      expect(second).toEqual([]);
+      expect(await recordedVersions(db)).toEqual(files.map((f) => f.version));
+      expect(await tableExists(db, 'projects')).toBe(true);
+      expect(await tableExists(db, 'server_keys')).toBe(true);
+    });
+  });
+
+  it('when two runners start at once on a fresh database (two processes starting), then each migration is applied and recorded exactly once', async () => {
+    const files = await listMigrationFiles(PG_MIGRATIONS, '.sql');
+    await withScratchDatabase(2, async ([a, b]) => {
+      const [ranA, ranB] = await Promise.all([
+        migratePostgres(a as Sql, PG_MIGRATIONS),
+        migratePostgres(b as Sql, PG_MIGRATIONS),
+      ]);
+
+      expect([...ranA, ...ranB].sort()).toEqual(files.map((f) => f.name));
+      const [dup] = await (a as Sql)<{ n: number }[]>`
+        SELECT count(*)::int AS n FROM (SELECT version FROM schema_migrations GROUP BY version HAVING count(*) > 1) d`;
+      expect(dup?.n).toBe(0);
+      expect(await recordedVersions(a as Sql)).toEqual(files.map((f) => f.version));
+      expect(await tableExists(b as Sql, 'projects')).toBe(true);
+    });
+  });
+
+  it('when a migration fails, then its changes roll back, it is not recorded, earlier ones stay, and a fixed file applies on the next run', async () => {
+    const dir = await migrationsDir({
+      '0001_good.sql': '-- fine\nCREATE TABLE mig_good (id int);\n',
+      '0002_bad.sql': '-- half works, then fails\nCREATE TABLE mig_half (id int);\nSELECT * FROM no_such_table;\n',
+    });
+    await withScratchDatabase(1, async ([sql]) => {
+      const db = sql as Sql;
+
+      await expect(migratePostgres(db, dir)).rejects.toThrow(/migration 0002_bad\.sql failed: .*no_such_table/);
+
+      expect(await recordedVersions(db)).toEqual([1]);
+      expect(await tableExists(db, 'mig_good')).toBe(true);
+      expect(await tableExists(db, 'mig_half')).toBe(false);
+
+      await writeFile(path.join(dir, '0002_bad.sql'), 'CREATE TABLE mig_half (id int);\n');
+      expect(await migratePostgres(db, dir)).toEqual(['0002_bad.sql']);
+      expect(await recordedVersions(db)).toEqual([1, 2]);
+    });
+  });
+
+  it('when a file name has no 4-digit number, then listing the migrations fails naming the file', async () => {
+    const dir = await migrationsDir({ '0001_ok.sql': 'SELECT 1;', 'add_things.sql': 'SELECT 1;' });
+
+    await expect(listMigrationFiles(dir, '.sql')).rejects.toThrow(/add_things\.sql/);
+  });
+});
+
+describe('migrateClickHouse', () => {
+  type Version = { version: number; name: string };
+  const versionsIn = async (prefix: number) => {
+    const ch = await testClickHouse();
+    const rs = await ch.query({
+      query: `SELECT toUInt32(version) AS version, name FROM schema_migrations
+        WHERE intDiv(version, 10) = {p:UInt32} ORDER BY version`,
+      query_params: { p: prefix },
+      format: 'JSONEachRow',
+    });
+    return rs.json<Version>();
+  };
+
+  it('when run twice, then each file is applied once, recorded in schema_migrations, and the second run is a no-op', async () => {
+    const ch = await testClickHouse();
+    const dir = await migrationsDir({
+      '9001_create_mig_a.sql':
+        '-- two statements, split on the line-final semicolon\nCREATE TABLE IF NOT EXISTS mig_a (x UInt8) ENGINE = MergeTree ORDER BY x;\nINSERT INTO mig_a VALUES (1);\n',
+      '9002_create_mig_b.sql': 'CREATE TABLE IF NOT EXISTS mig_b (y String) ENGINE = MergeTree ORDER BY y\n',
+    });
+
+    const first = await migrateClickHouse(ch, dir);
+    const second = await migrateClickHouse(ch, dir);
+
+    expect(first).toEqual(['9001_create_mig_a.sql', '9002_create_mig_b.sql']);
+    expect(second).toEqual([]);
+    expect(await versionsIn(900)).toEqual([
+      { version: 9001, name: '9001_create_mig_a.sql' },
+      { version: 9002, name: '9002_create_mig_b.sql' },
+    ]);
+    const rows = await (await ch.query({ query: 'SELECT count() AS n FROM mig_a', format: 'JSONEachRow' })).json<{
+      n: string | number;
+    }>();
+    expect(Number(rows[0]?.n)).toBe(1);
+  });
+
+  it('when two runners start at once (serialised by the Postgres advisory lock), then each file is applied and recorded once', async () => {
+    const ch = await testClickHouse();
+    const dir = await migrationsDir({
+      '9011_create_mig_c.sql':
+        'CREATE TABLE IF NOT EXISTS mig_c (x UInt8) ENGINE = MergeTree ORDER BY x;\nINSERT INTO mig_c VALUES (7);\n',
+    });
+    const url = inject('databaseUrl');
+    const a = createPool(url, 2);
+    const b = createPool(url, 2);
+    try {
+      const [ranA, ranB] = await Promise.all([migrateClickHouse(ch, dir, a), migrateClickHouse(ch, dir, b)]);
+
+      expect([...ranA, ...ranB]).toEqual(['9011_create_mig_c.sql']);
+      expect(await versionsIn(901)).toEqual([{ version: 9011, name: '9011_create_mig_c.sql' }]);
+      const rows = await (await ch.query({ query: 'SELECT count() AS n FROM mig_c', format: 'JSONEachRow' })).json<{
+        n: string | number;
+      }>();
+      expect(Number(rows[0]?.n)).toBe(1);
+    } finally {
+      await Promise.all([a.end({ timeout: 5 }), b.end({ timeout: 5 })]);
+    }
+  });
+
+  it('when a statement fails, then the file is not recorded and the run reports the error', async () => {
+    const ch = await testClickHouse();
+    const dir = await migrationsDir({ '9021_broken.sql': 'SELECT * FROM no_such_table_anywhere;\n' });
+
+    await expect(migrateClickHouse(ch, dir)).rejects.toThrow(/no_such_table_anywhere/);
+
+    expect(await versionsIn(902)).toEqual([]);
+  });
+});
+
+describe('splitStatements', () => {
+  it('when statements end with a line-final semicolon, then each is one statement', () => {
+    expect(splitStatements('CREATE TABLE a (x UInt8);\nCREATE TABLE b (y UInt8);\n')).toEqual([
+      'CREATE TABLE a (x UInt8)',
+      'CREATE TABLE b (y UInt8)',
+    ]);
+  });
+
+  it('when a semicolon is inside a line, then it does not split', () => {
+    expect(splitStatements("SELECT ';' AS a, 'x;y' AS b;\n")).toEqual(["SELECT ';' AS a, 'x;y' AS b"]);
+  });
+
+  it('when the semicolon has trailing spaces or a CRLF, or the last statement has none, then it still splits', () => {
+    expect(splitStatements('SELECT 1;  \r\nSELECT 2; \t\nSELECT 3')).toEqual(['SELECT 1', 'SELECT 2', 'SELECT 3']);
+  });
+
+  it('when a statement spans lines, then it stays whole', () => {
+    expect(splitStatements('CREATE TABLE t (\n  x UInt8, -- a column\n  y String\n) ENGINE = Memory;\n')).toEqual([
+      'CREATE TABLE t (\n  x UInt8, -- a column\n  y String\n) ENGINE = Memory',
+    ]);
+  });
+
+  it('when chunks hold only comments or blanks, then they are dropped; a header comment stays with its statement', () => {
+    expect(splitStatements('-- header\nCREATE TABLE a (x UInt8);\n\n-- trailing note\n;\n\n')).toEqual([
+      '-- header\nCREATE TABLE a (x UInt8)',
+    ]);
+    expect(splitStatements('')).toEqual([]);
+    expect(splitStatements('-- nothing here\n')).toEqual([]);
+  });
+});
