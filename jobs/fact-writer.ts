@@ -1,38 +1,52 @@
 // The fact writer: about once a second per table, moves a batch from the Postgres outbox into
 // ClickHouse (flushFactBatch). While ClickHouse is down it backs off and keeps the rows; several
-// workers may run it at once (batches are claimed with SKIP LOCKED).
+// workers may run it at once (batches are claimed with SKIP LOCKED). Each table is flushed on its
+// own, so one table's failing batch never holds the others back.
 import type { Deps } from '../src/deps.ts';
-import { FLUSH_BATCH_ROWS, flushFactBatch } from '../src/domain/facts/flush-facts.ts';
+import { FLUSH_BATCH_ROWS, type FlushOptions, flushFactBatch } from '../src/domain/facts/flush-facts.ts';
 import { FACT_TABLES } from '../src/domain/facts/tables.ts';
 
 export type FactWriter = { stop: () => Promise<void> };
+export type FactWriterOptions = FlushOptions & { intervalMs?: number; maxBackoffMs?: number };
 
-export function startFactWriter(deps: Deps, intervalMs = 1000): FactWriter {
+export function startFactWriter(deps: Deps, opts: FactWriterOptions = {}): FactWriter {
+  const intervalMs = opts.intervalMs ?? 1000;
+  const maxBackoffMs = opts.maxBackoffMs ?? 30_000;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let failures = 0;
   let current: Promise<void> = Promise.resolve();
 
-  const tick = async (): Promise<void> => {
-    let busy = false;
+  const flushTable = async (table: string): Promise<{ busy: boolean; failed: boolean }> => {
     try {
-      for (const table of FACT_TABLES) {
-        const r = await flushFactBatch(deps, table);
-        busy ||= r.inserted + r.deadLettered >= FLUSH_BATCH_ROWS;
-        if (r.deadLettered > 0) {
-          deps.log.error({ table, count: r.deadLettered }, 'facts refused by ClickHouse were dead-lettered');
-        }
+      const r = await flushFactBatch(deps, table, opts);
+      if (r.deadLettered > 0) {
+        deps.log.error({ table, count: r.deadLettered }, 'facts refused by ClickHouse were dead-lettered');
       }
-      failures = 0;
+      return { busy: r.inserted + r.deadLettered + r.alreadyStored >= FLUSH_BATCH_ROWS, failed: false };
     } catch (err) {
-      failures += 1;
       deps.log.warn(
-        { err: String(err), failures },
+        { table, err: String(err), failures: failures + 1 },
         'fact writer: ClickHouse or Postgres unavailable; rows stay queued',
       );
+      return { busy: false, failed: true };
     }
+  };
+
+  const tick = async (): Promise<void> => {
+    let busy = false;
+    let failed = false;
+    for (const table of FACT_TABLES) {
+      if (stopped) {
+        break;
+      }
+      const r = await flushTable(table);
+      busy ||= r.busy;
+      failed ||= r.failed;
+    }
+    failures = failed ? failures + 1 : 0;
     if (!stopped) {
-      const delay = busy ? 0 : failures > 0 ? Math.min(30_000, intervalMs * 2 ** failures) : intervalMs;
+      const delay = failures > 0 ? Math.min(maxBackoffMs, intervalMs * 2 ** failures) : busy ? 0 : intervalMs;
       timer = setTimeout(() => {
         current = tick();
       }, delay);

@@ -3,6 +3,8 @@
 import cron from 'node-cron';
 import type { Deps } from '../src/deps.ts';
 import { reenqueuePendingAttributions } from '../src/domain/attribution/reenqueue-pending.ts';
+import { enqueueDueDeliveries } from '../src/domain/deliveries/enqueue-due-deliveries.ts';
+import { enqueueUninstallPass } from '../src/queue/enqueue.ts';
 
 export type CronEntry = { name: string; cron: string; run: (deps: Deps, tickMs: number) => Promise<void> };
 
@@ -12,6 +14,10 @@ export const SCHEDULE: CronEntry[] = [
     cron: '* * * * *',
     run: (d, tick) => reenqueuePendingAttributions(d, tick).then(() => {}),
   },
+  // Outgoing deliveries (Meta CAPI, webhooks): every 5 s, one job per destination with due rows.
+  { name: 'deliveries', cron: '*/5 * * * * *', run: (d, tick) => enqueueDueDeliveries(d, tick).then(() => {}) },
+  // Uninstall tracking: one silent push a day to every install with a push token (03:00 UTC).
+  { name: 'uninstall-pass', cron: '0 3 * * *', run: (d, tick) => enqueueUninstallPass(d, tick) },
 ];
 
 export function startSchedule(deps: Deps, entries: CronEntry[] = SCHEDULE): () => Promise<void> {

@@ -4,11 +4,17 @@ import type { Deps } from '../src/deps.ts';
 import { QUEUES } from '../src/queue/names.ts';
 import type { JobHandler } from '../src/queue/queue.ts';
 import { attributeInstallJob } from './attribute-install.job.ts';
+import { deliverJob } from './deliver.job.ts';
 import { startFactWriter } from './fact-writer.ts';
 import { startSchedule } from './schedule.ts';
+import { uninstallPassJob } from './uninstall-pass.job.ts';
 
 export function jobHandlers(deps: Deps): Record<string, JobHandler> {
-  return { [QUEUES.attribution]: attributeInstallJob(deps) };
+  return {
+    [QUEUES.attribution]: attributeInstallJob(deps),
+    [QUEUES.deliveries]: deliverJob(deps),
+    [QUEUES.uninstallPass]: uninstallPassJob(deps),
+  };
 }
 
 /** Starts the workers, the fact writer and the schedule; returns what stops the last two. */

@@ -8,8 +8,15 @@ import { ipRateLimit } from './http/rate-limit.ts';
 import { registerClientRoutes } from './http/routes/client/client.ts';
 import { registerLinkRoutes } from './http/routes/links/links.ts';
 import { registerHealthRoutes } from './http/routes/ops/health.ts';
+import { registerAttributedUsersRoute } from './http/routes/v1/attributed-users.ts';
 import { registerAttributionResultRoute } from './http/routes/v1/attribution-result.ts';
 import { registerCampaignRoutes } from './http/routes/v1/campaigns.ts';
+import { registerConnectionRoutes } from './http/routes/v1/connections.ts';
+import { registerDeleteUserRoute } from './http/routes/v1/delete-user.ts';
+import { registerReportingRoute } from './http/routes/v1/reporting.ts';
+import { registerServerCaptureRoutes } from './http/routes/v1/server-capture.ts';
+import { registerSkanSchemaRoutes } from './http/routes/v1/skan-schema.ts';
+import { registerSpendRoute } from './http/routes/v1/spend.ts';
 
 /** A hop count trusts that many proxies in front of us (what Fastify documents for a number). */
 function trustProxyOption(
@@ -52,6 +59,13 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       v1.addHook('onRequest', ipRateLimit(deps));
       registerCampaignRoutes(v1, deps);
       registerAttributionResultRoute(v1, deps);
+      registerAttributedUsersRoute(v1, deps);
+      registerReportingRoute(v1, deps);
+      registerSpendRoute(v1, deps);
+      registerDeleteUserRoute(v1, deps);
+      registerServerCaptureRoutes(v1, deps);
+      registerConnectionRoutes(v1, deps);
+      registerSkanSchemaRoutes(v1, deps);
     },
     { prefix: '/api/v1' },
   );

@@ -62,9 +62,28 @@ export const envSchema = z.object({
   BODY_LIMIT_V1_BYTES: positiveInt.default(256 * 1024),
   BODY_LIMIT_CLIENT_BYTES: positiveInt.default(64 * 1024),
   REQUEST_TIMEOUT_MS: positiveInt.default(15_000),
+  // Fact rows waiting for ClickHouse past which client ingest answers 503 + Retry-After.
+  FACT_BACKLOG_MAX_ROWS: positiveInt.default(1_000_000),
   // Operator settings only, never per tenant: the resolvers call this URL from inside the network.
   APPLE_ADS_ATTRIBUTION_URL: optionalUrl(['http', 'https']).transform(
     (v) => v ?? 'https://api-adservices.apple.com/api/v1/',
+  ),
+  // Outgoing deliveries (Meta Conversions API): operator settings only, never per tenant.
+  META_GRAPH_BASE_URL: optionalUrl(['http', 'https']).transform((v) =>
+    (v ?? 'https://graph.facebook.com').replace(/\/+$/, ''),
+  ),
+  META_GRAPH_VERSION: z
+    .string()
+    .trim()
+    .regex(/^v\d+\.\d+$/, 'must look like v21.0')
+    .default('v21.0'),
+  // Uninstall tracking's push services: operator settings only (tests point them at local fakes).
+  FCM_BASE_URL: optionalUrl(['http', 'https']).transform((v) =>
+    (v ?? 'https://fcm.googleapis.com').replace(/\/+$/, ''),
+  ),
+  FCM_OAUTH_TOKEN_URL: optionalUrl(['http', 'https']).transform((v) => v ?? 'https://oauth2.googleapis.com/token'),
+  APNS_BASE_URL: optionalUrl(['http', 'https']).transform((v) =>
+    (v ?? 'https://api.push.apple.com').replace(/\/+$/, ''),
   ),
   SECRETS_KEY: z
     .string()
@@ -103,9 +122,16 @@ export type Config = Readonly<{
   bodyLimitV1: number;
   bodyLimitClient: number;
   requestTimeoutMs: number;
+  /** Outbox rows past which client ingest routes answer 503 + Retry-After (ClickHouse is behind). */
+  factBacklogMaxRows: number;
   appleAdsAttributionUrl: string;
   /** Hex key encrypting stored secrets; unset = a generated DATA_DIR/secrets.key in embedded mode. */
   secretsKey: string | undefined;
+  /** Meta Graph API base URL and default version (deliveries); from the operator only. */
+  metaGraphBaseUrl: string;
+  metaGraphVersion: string;
+  /** Push services for uninstall tracking (FCM HTTP v1, its OAuth2 token URL, APNs); operator only. */
+  push: Readonly<{ fcmBaseUrl: string; fcmTokenUrl: string; apnsBaseUrl: string }>;
 }>;
 
 export class ConfigError extends Error {}
@@ -160,8 +186,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     bodyLimitV1: e.BODY_LIMIT_V1_BYTES,
     bodyLimitClient: e.BODY_LIMIT_CLIENT_BYTES,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+    factBacklogMaxRows: e.FACT_BACKLOG_MAX_ROWS,
     appleAdsAttributionUrl: e.APPLE_ADS_ATTRIBUTION_URL,
     secretsKey: e.SECRETS_KEY,
+    metaGraphBaseUrl: e.META_GRAPH_BASE_URL,
+    metaGraphVersion: e.META_GRAPH_VERSION,
+    push: Object.freeze({
+      fcmBaseUrl: e.FCM_BASE_URL,
+      fcmTokenUrl: e.FCM_OAUTH_TOKEN_URL,
+      apnsBaseUrl: e.APNS_BASE_URL,
+    }),
   });
 }
 

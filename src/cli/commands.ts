@@ -1,5 +1,6 @@
 // The CLI's command table: what each command takes, and how its result prints (text or --json).
 import type { PgDeps } from '../deps.ts';
+import { RESOLVED_NETWORKS, setNetworkCampaignId } from '../domain/campaigns/set-network-campaign-id.ts';
 import { addDomain } from '../domain/projects/add-domain.ts';
 import { addNetworkAccount } from '../domain/projects/add-network-account.ts';
 import { addStoreListing } from '../domain/projects/add-store-listing.ts';
@@ -8,6 +9,9 @@ import { createSigningKey } from '../domain/projects/create-signing-key.ts';
 import { requireProject } from '../domain/projects/require-project.ts';
 import { revokeSigningKey } from '../domain/projects/revoke-signing-key.ts';
 import { rotateServerKey } from '../domain/projects/rotate-server-key.ts';
+import { setAttributionSettings } from '../domain/projects/set-attribution-settings.ts';
+import { setBilling } from '../domain/projects/set-billing.ts';
+import { setMetaReferrerKey } from '../domain/projects/set-meta-referrer-key.ts';
 import { setSigningEnforcement } from '../domain/projects/set-signing-enforcement.ts';
 import { setWellKnown } from '../domain/projects/set-well-known.ts';
 import { listDomains } from '../store/postgres/domains.ts';
@@ -15,8 +19,13 @@ import { listNetworkAccounts } from '../store/postgres/network-accounts.ts';
 import { listProjects, type Project } from '../store/postgres/projects.ts';
 import { listSigningKeys, type SigningKeySummary } from '../store/postgres/signing-keys.ts';
 import { listStoreListings } from '../store/postgres/store-listings.ts';
+import { DELIVERY_COMMANDS } from './delivery-commands.ts';
+import { FACT_COMMANDS } from './fact-commands.ts';
 import type { FlagSpec, Flags } from './flags.ts';
+import { SKAN_COMMANDS } from './skan-commands.ts';
+import { SPEND_COMMANDS } from './spend-commands.ts';
 import { table } from './table.ts';
+import { UNINSTALL_COMMANDS } from './uninstall-commands.ts';
 
 export type CommandResult = { json: unknown; text: string };
 export type CommandSpec = {
@@ -147,6 +156,42 @@ export const COMMANDS: CommandSpec[] = [
       return {
         json: { project_id: str(f, 'project'), enforce_sdk_signing: enforce, active_keys: activeKeys },
         text: `SDK signing ${enforce ? 'enforced' : 'not enforced'} (${activeKeys} active key(s))${warning}`,
+      };
+    },
+  },
+  {
+    path: ['projects', 'set-meta-referrer-key'],
+    summary: "store the app's Meta Install Referrer Decryption Key (encrypted with SECRETS_KEY; never printed)",
+    needs: 'postgres',
+    flags: { ...PROJECT, key: { type: 'string', required: true, description: '64 hex characters, from Meta' } },
+    run: async (deps, f) => {
+      const { fingerprint } = await setMetaReferrerKey(deps, str(f, 'project'), { key: str(f, 'key') });
+      return {
+        json: { project_id: str(f, 'project'), meta_referrer_key_set: true, key_fingerprint: fingerprint },
+        text: `Meta install referrer key stored encrypted (fingerprint ${fingerprint})`,
+      };
+    },
+  },
+  {
+    path: ['campaigns', 'set-network-id'],
+    summary: 'map a campaign to its campaign id on its ad network (Apple Search Ads campaignId, Meta campaign_id)',
+    needs: 'postgres',
+    flags: {
+      ...PROJECT,
+      'display-id': { type: 'string', required: true, description: 'our campaign display id' },
+      'network-campaign-id': { type: 'string', required: true, description: "the network's campaign id" },
+    },
+    run: async (deps, f) => {
+      const c = await setNetworkCampaignId(deps, str(f, 'project'), {
+        displayId: str(f, 'display-id'),
+        networkCampaignId: str(f, 'network-campaign-id'),
+      });
+      const unused = c.network && !RESOLVED_NETWORKS.includes(c.network);
+      return {
+        json: { display_id: c.displayId, network: c.network, network_campaign_id: c.networkCampaignId },
+        text: `campaign ${c.displayId} (${c.network}) mapped to network campaign ${c.networkCampaignId}${
+          unused ? `\n(note: no resolver reads ${c.network} ids yet; only ${RESOLVED_NETWORKS.join(', ')})` : ''
+        }`,
       };
     },
   },
@@ -305,6 +350,84 @@ export const COMMANDS: CommandSpec[] = [
     },
   },
 ];
+
+COMMANDS.push({
+  path: ['projects', 'set-attribution'],
+  summary: 'change attribution windows and methods (industry defaults until changed)',
+  needs: 'postgres',
+  flags: {
+    ...PROJECT,
+    'click-lookback-hours': { type: 'string', description: 'click lookback (default 168 = 7 days)' },
+    'fingerprint-window-hours': { type: 'string', description: 'probabilistic window (default 24; 0 disables)' },
+    'reattribution-window-days': { type: 'string', description: 're-engagement attribution window (default 90)' },
+    'reengagement-inactivity-days': {
+      type: 'string',
+      description: 'inactivity before a re-engagement counts (default 0)',
+    },
+    'suspicious-ctit-seconds': {
+      type: 'string',
+      description: 'click-to-install below this is suspicious (default 10)',
+    },
+    enable: {
+      type: 'string',
+      description: 'comma list of methods to enable: play_referrer,link,ad_id,fingerprint,network_resolvers',
+    },
+    disable: { type: 'string', description: 'comma list of methods to disable' },
+  },
+  run: async (deps, f) => {
+    const num = (k: string) => (typeof f[k] === 'string' ? Number(f[k]) : undefined);
+    const methods: Record<string, boolean> = {};
+    for (const [flag, on] of [
+      ['enable', true],
+      ['disable', false],
+    ] as const) {
+      for (const m of String(f[flag] ?? '')
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean)) {
+        methods[m] = on;
+      }
+    }
+    const patch = Object.fromEntries(
+      Object.entries({
+        click_lookback_hours: num('click-lookback-hours'),
+        fingerprint_window_hours: num('fingerprint-window-hours'),
+        reattribution_window_days: num('reattribution-window-days'),
+        reengagement_inactivity_days: num('reengagement-inactivity-days'),
+        suspicious_ctit_seconds: num('suspicious-ctit-seconds'),
+      }).filter(([, v]) => v !== undefined),
+    );
+    const settings = await setAttributionSettings(deps, str(f, 'project'), { ...patch, methods });
+    return { json: settings, text: JSON.stringify(settings, null, 2) };
+  },
+});
+
+COMMANDS.push(...SPEND_COMMANDS);
+COMMANDS.push(...FACT_COMMANDS);
+COMMANDS.push(...DELIVERY_COMMANDS);
+COMMANDS.push(...SKAN_COMMANDS);
+COMMANDS.push(...UNINSTALL_COMMANDS);
+
+COMMANDS.push({
+  path: ['projects', 'set-billing'],
+  summary: 'suspend (true) or restore (false) billing; while suspended, reporting answers 402 with the payment link',
+  needs: 'postgres',
+  flags: {
+    ...PROJECT,
+    suspended: { type: 'string', required: true, description: 'true or false' },
+    'payment-link': { type: 'string', description: 'http(s) URL returned as payment_link on 402 (empty clears it)' },
+  },
+  run: async (deps, f) => {
+    const b = await setBilling(deps, str(f, 'project'), {
+      suspended: str(f, 'suspended'),
+      paymentLink: opt(f, 'payment-link'),
+    });
+    return {
+      json: { project_id: str(f, 'project'), billing_suspended: b.suspended, payment_link: b.paymentLink },
+      text: `billing ${b.suspended ? 'suspended' : 'active'}${b.paymentLink ? ` (payment link ${b.paymentLink})` : ''}`,
+    };
+  },
+});
 
 export const HELP = `usage: npm run cli -- <command> [flags] [--json]
 

@@ -8,11 +8,17 @@ import { createLogger } from '../lib/logger.ts';
 import { COMMANDS, type CommandSpec, HELP } from './commands.ts';
 import { type Flags, parseFlags } from './flags.ts';
 
-export type CliIo = { out: (s: string) => void; err: (s: string) => void };
+export type CliIo = {
+  out: (s: string) => void;
+  err: (s: string) => void;
+  /** Writes as is (no newline): progress lines starting with '\r' redraw in place. */
+  bar?: (s: string) => void;
+};
 
 const defaultIo: CliIo = {
   out: (s) => process.stdout.write(`${s}\n`),
   err: (s) => process.stderr.write(`${s}\n`),
+  bar: (s) => process.stderr.write(s),
 };
 
 function findCommand(args: string[]): { spec: CommandSpec; rest: string[] } | undefined {
@@ -47,11 +53,21 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
       found.spec.needs === 'all'
         ? await createDeps(config, log, { migrate: true })
         : await createPgDeps(config, log, { migrate: true });
+    let barDrawn = false;
     const result = await found.spec.run(deps, flags, (line) => {
-      if (!flags.json) {
+      if (flags.json) {
+        return;
+      }
+      if (line.startsWith('\r') && io.bar) {
+        io.bar(line);
+        barDrawn = true;
+      } else {
         io.err(line);
       }
     });
+    if (barDrawn) {
+      io.bar?.('\n');
+    }
     io.out(flags.json ? JSON.stringify(result.json) : result.text);
     return 0;
   } catch (err) {

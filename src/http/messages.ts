@@ -51,6 +51,10 @@ export const MSG = {
   nameEmpty: 'Campaign name cannot be empty!',
   activeNotBoolean: 'Active field must be a boolean!',
   campaignNotFound: 'Campaign not found!',
+  // user data deletion (DELETE /api/v1/users/:user_id; GDPR, not in the spec: texts are ours)
+  userDeleted: 'User data deleted successfully!',
+  userNotFound: 'User not found!',
+  userIdRequired: 'User ID is required!',
   // client endpoints (spec: a bad token is 400, 401 on attribution-data; texts are ours)
   clientTokenInvalid: 'Invalid or missing project token.',
   installIdRequired: 'install_instance_id must be a non-empty string of at most 128 characters.',
@@ -62,10 +66,87 @@ export const MSG = {
   attributionFound: 'Attribution data fetched successfully',
   attributionPending: 'Attribution is still being processed. Poll again shortly.',
   deeplinkHandled: 'Deeplink processed successfully',
+  ingestBacklogFull: 'Too much data is waiting to be stored. Please retry later.',
+  // capture-event, capture-payment, remove-captured-payment (spec Rules 1-6; texts are ours)
+  userIdInvalid: 'user_id must be a string of at most 256 characters.',
+  eventNameInvalid: 'event_name must be a non-empty string of at most 255 characters.',
+  eventIdInvalid: 'event_id must be a string or number of at most 128 characters.',
+  eventCaptured: 'Event captured successfully',
+  eventNotStored: 'Event not stored: the user is not registered. Call trigger first.',
+  eventDuplicate: 'Event already captured: duplicate event_id ignored.',
+  amountInvalid: 'amount must be a number from 0 to 1e28.',
+  paymentTypeInvalid:
+    'type must be one of FIRST_PAYMENT, SECOND_PAYMENT, ONE_TIME, RECURRING, WALLET_TOPUP, FUNDS_WITHDRAWAL, SUBSCRIPTION_CREATED, SUBSCRIPTION_RENEWED, SUBSCRIPTION_CANCELLED, SUBSCRIPTION_REFUNDED, SUBSCRIPTION_BILLING_ISSUE, DEFAULT.',
+  paymentStatusInvalid:
+    'status must be one of PAYMENT_INITIATED, PAYMENT_COMPLETED, PAYMENT_FAILED, PAYMENT_CANCELLED.',
+  paymentIdInvalid: 'payment_id must be a string or number of at most 256 characters.',
+  paymentCaptured: 'Payment captured successfully',
+  paymentNotStored: 'Payment not stored: the user is not registered. Call trigger first.',
+  paymentDuplicate: 'Payment already captured: duplicate payment_id ignored.',
+  paymentOrUserRequired: 'Either payment_id or user_id is required.',
+  paymentsRemoved: (n: number) => (n === 1 ? 'Removed 1 payment.' : `Removed ${n} payments.`),
+  noPaymentRemoved: 'No matching payment found; nothing was removed.',
+  // server-side twins /api/v1/capture-event, capture-payment, remove-payment (docs; real-clients §7)
+  eventCaptureReceived: 'Event capture request received!',
+  serverUserIdRequired: 'user_id must be a non-empty string of at most 256 characters.',
+  // update-push-token, integrations (texts are ours)
+  pushTokenInvalid: 'push_token must be a non-empty string of at most 4096 characters.',
+  pushTokenSaved: 'Push token updated successfully',
+  integrationInfoInvalid:
+    'integration_info must be an object of string values (keys up to 128 and values up to 512 characters).',
+  integrationInfoTooManyKeys: 'integration_info may hold at most 100 keys.',
+  integrationsSaved: 'Integration data saved successfully',
   // SDK request signing (real-clients §2; texts are ours): 401 on every client endpoint
   sdkSignatureInvalid: 'Invalid request signature.',
   sdkSignatureRequired: 'Request signature required.',
   // get-attribution-result
   attributionLookupRequired: 'Either device_identifier or user_id is required.',
   attributionResultFound: 'Attribution result fetched successfully',
+  // trigger, set-user-data, customer-user-id (texts are ours)
+  userDataIdRequired: 'user_data.id must be a non-empty string of at most 256 characters.',
+  customerUserIdRequired: 'user_id must be a non-empty string of at most 256 characters.',
+  userRegistered: 'User registered successfully',
+  userIdentified: 'User already registered; details updated',
+  userDataUpdated: 'User data updated successfully',
+  userDataNoUser: 'No registered user found for this request; nothing was updated. Call trigger first.',
+  customerUserIdSet: 'Customer user id set successfully',
+  // attributed-users (spec texts, plus the list message of ours)
+  requiredParameterMissing: 'Required parameter missing.',
+  invalidTimezone: 'Invalid timezone format.',
+  invalidTimestamp: 'Invalid timestamp format.',
+  resourceNotFound: 'Resource not found.',
+  attributedUsersListed: (total: number, page: number, pages: number) =>
+    `Successfully retrieved ${total} attributed users. Showing page ${page} of ${pages}.`,
+  // reporting (spec: msg and 402 payment_link; the 400 texts are ours)
+  campaignsFetched: 'Campaigns fetched successfully',
+  billingSuspended: 'Billing account suspended. Complete the payment at payment_link to restore reporting.',
+  invalidReportDate: (field: string, v: string) =>
+    `Invalid ${field} '${clip(v)}'. Use a calendar date in the form YYYY-MM-DD.`,
+  reportDatesReversed: "'from' must not be after 'to'.",
+  invalidReportActive: (v: string) => `Invalid active '${clip(v)}'. Use true or false.`,
+  invalidReportPlatform: (v: string) => `Invalid platform '${clip(v)}'. Use ios or android.`,
+  invalidReportView: (v: string) => `Invalid view '${clip(v)}'. Use user_acquisition or retargeting.`,
+  invalidSortField: (v: string) =>
+    `Invalid sort_field '${clip(v)}'. Use clicks, installs, signups, revenue, spend, created_at, uninstalls, conversion, suspicious_installs or roas.`,
+  invalidSortOrder: (v: string) => `Invalid sort_order '${clip(v)}'. Use ascending or descending.`,
+  invalidMetaAccountId: (v: string) => `Invalid meta_account_id '${clip(v)}'. Use a positive integer.`,
+  invalidActiveUsers: (v: string) => `Invalid active_users '${clip(v)}'. Use a whole number of days from 1 to 365.`,
+  searchTooLong: (max: number) => `search must be at most ${max} characters.`,
+  tooManyEventNames: (field: string, max: number) => `${field} may list at most ${max} names.`,
+  repeatedReportParameter: (field: string) => `${field} must be given at most once.`,
+  // spend (texts are ours)
+  spendRowsInvalid: 'rows must be an array of 1 to 10,000 spend rows.',
+  spendSaved: (accepted: number, unchanged: number, rejected: number) =>
+    `Spend saved: ${accepted} accepted, ${unchanged} unchanged, ${rejected} rejected.`,
+  // SKAN conversion schema (texts are ours)
+  skanSchemaInvalid: (problem: string) => `Invalid SKAN schema: ${clip(problem)}`,
+  skanSchemaSaved: (version: number) => `SKAN schema saved as version ${version}.`,
+  skanSchemaFound: 'SKAN schema found.',
+  skanSchemaNotSet: 'No SKAN schema is set for this project.',
+  // outgoing connections (texts are ours)
+  connectionInvalid: (problem: string) => `Invalid connection: ${clip(problem)}`,
+  metaConnectionSaved: 'Meta connection saved.',
+  mappingsInvalid: 'mappings must be an array of 1 to 100 objects {kind, name, to}.',
+  mappingInvalid: (index: number, problem: string) => `Invalid mapping at index ${index}: ${clip(problem)}`,
+  mappingsSaved: (n: number) => `${n} event mapping(s) saved.`,
 } as const;

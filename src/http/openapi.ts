@@ -2,14 +2,24 @@
 // self-contained docs page at /docs (no external assets: it works offline).
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { COMMERCE_OPERATIONS } from './openapi-commerce.ts';
+import {
+  attributionDataBodySchema,
+  attributionResultQuerySchema,
+  handleDeeplinkBodySchema,
+  initBodySchema,
+} from './parse/client/schemas.ts';
+import { attributedUsersQuerySchema } from './parse/v1/attributed-users.ts';
 import {
   createCampaignBodySchema,
   displayIdParamsSchema,
   editCampaignBodySchema,
   listCampaignsQuerySchema,
 } from './parse/v1/campaigns.ts';
+import { reportQuerySchema } from './parse/v1/reporting.ts';
+import { spendBodySchema } from './parse/v1/spend.ts';
 
-type Operation = {
+export type Operation = {
   method: 'get' | 'post' | 'patch' | 'put' | 'delete';
   path: string;
   summary: string;
@@ -17,6 +27,8 @@ type Operation = {
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: z.ZodType;
+  /** Client routes authenticate with the token in the body, not a header. */
+  auth?: 'serviceKey' | 'bodyToken';
   responses: Record<string, string>;
 };
 
@@ -34,6 +46,21 @@ export const OPERATIONS: Operation[] = [
       '400': 'invalid filter, link, domain or channel',
       '401': AUTH_401('Unauthorized access.'),
       '422': 'invalid page or limit',
+      '429': 'rate limit exceeded',
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/v1/attributed-users',
+    summary: "List a campaign's attributed users",
+    tag: 'users',
+    query: attributedUsersQuerySchema,
+    responses: {
+      '200': '{msg, status, data: {total_users, users, pagination}}; a start after the end gives no users',
+      '400': '`Invalid timezone format.` or `Invalid timestamp format.`',
+      '401': AUTH_401('Authentication failed.'),
+      '404': '`Resource not found.` (no such campaign in the project)',
+      '422': '`Required parameter missing.` (display_id), invalid page or limit',
       '429': 'rate limit exceeded',
     },
   },
@@ -81,6 +108,113 @@ export const OPERATIONS: Operation[] = [
       '429': 'rate limit exceeded',
     },
   },
+  {
+    method: 'delete',
+    path: '/api/v1/users/{user_id}',
+    summary:
+      "Delete one user's data (GDPR): Postgres, ClickHouse raw and derived tables, caches; reports what was removed",
+    tag: 'users',
+    params: z.object({ user_id: z.string().min(1).max(256) }),
+    responses: {
+      '200': '`User data deleted successfully!`; data: removed rows per store',
+      '400': '`User ID is required!`',
+      '401': AUTH_401('Server key missing!` or `Server key invalid!'),
+      '404': "`User not found!` (also for another project's user)",
+      '429': 'rate limit exceeded',
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/v1/reporting/campaigns',
+    summary: 'Campaign analytics for a window (formatted strings; README "Reporting" defines every field)',
+    tag: 'reporting',
+    query: reportQuerySchema,
+    responses: {
+      '200':
+        '{msg, status, data: {campaigns, pagination, display_currency, view}}; identical queries may be served from a 60 s cache',
+      '400':
+        'invalid date, from after to, unknown active / platform / view / sort_field / sort_order, bad meta_account_id or active_users, too many event names',
+      '401': AUTH_401('Unauthorized access.'),
+      '402': 'billing suspended: {msg, status, payment_link}',
+      '422': 'invalid page or limit (1 to 100)',
+      '429': 'rate limit exceeded (1 request per minute per server key); header Retry-After: 60',
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/v1/get-attribution-result',
+    summary: "Attribution of a user's or a device's install (with the decision record in `match`)",
+    tag: 'attribution',
+    query: attributionResultQuerySchema,
+    responses: {
+      '200': '{msg, status, data: attribution result + match}',
+      '204': 'no attribution data (empty body)',
+      '400': '`Either device_identifier or user_id is required.`',
+      '401': AUTH_401('Unauthorized access.'),
+      '429': 'rate limit exceeded',
+    },
+  },
+  ...(['put', 'post'] as const).map(
+    (method): Operation => ({
+      method,
+      path: '/api/v1/spend',
+      summary:
+        method === 'put'
+          ? 'Upsert ad spend rows (a restatement replaces the day and key)'
+          : 'Upsert ad spend rows (POST alias of PUT)',
+      tag: 'spend',
+      body: spendBodySchema,
+      responses: {
+        '200': '{msg, status, data: {accepted, unchanged, rejected: [{index, reason}]}}; rejected rows are skipped',
+        '400': '`rows must be an array of 1 to 10,000 spend rows.` or a body that is not a JSON object',
+        '401': AUTH_401('Server key missing!` or `Server key invalid!'),
+        '429': 'rate limit exceeded',
+      },
+    }),
+  ),
+  {
+    method: 'post',
+    path: '/api/client/init',
+    summary: 'Register an install or app open; starts attribution',
+    tag: 'client',
+    auth: 'bodyToken',
+    body: initBodySchema,
+    responses: {
+      '202': '{processing_id, status: "accepted", message, success: true} (stable processing_id per install)',
+      '400': 'invalid or missing token, install_instance_id',
+      '401': 'invalid request signature',
+      '429': 'more than 25 requests per second for this token',
+    },
+  },
+  {
+    method: 'post',
+    path: '/api/client/attribution-data',
+    summary: 'Attribution of an install as apps parse it; poll until attribution_source is not PENDING',
+    tag: 'client',
+    auth: 'bodyToken',
+    body: attributionDataBodySchema,
+    responses: {
+      '200': '{msg, status, data: {deeplink, campaign_data, attribution_source}}; final answers cached 24 h',
+      '400': 'unknown install',
+      '401': 'invalid token or request signature',
+      '429': 'more than 25 requests per second for this token',
+    },
+  },
+  {
+    method: 'post',
+    path: '/api/client/handle-deeplink',
+    summary: 'Report a deeplink open (re-engagement, deferred attribution)',
+    tag: 'client',
+    auth: 'bodyToken',
+    body: handleDeeplinkBodySchema,
+    responses: {
+      '200': '{msg, status, data: {deeplink, is_linkrunner, processing}}',
+      '400': 'invalid or missing token, install_instance_id or deeplink_url',
+      '401': 'invalid request signature',
+      '429': 'more than 25 requests per second for this token',
+    },
+  },
+  ...COMMERCE_OPERATIONS,
 ];
 
 const toJson = (s: z.ZodType) => z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
@@ -106,7 +240,7 @@ export function buildOpenApi(): Record<string, unknown> {
     entry[op.method] = {
       summary: op.summary,
       tags: [op.tag],
-      security: [{ serviceKey: [] }],
+      security: op.auth === 'bodyToken' ? [] : [{ serviceKey: [] }],
       parameters: [...parameters(op.params, 'path'), ...parameters(op.query, 'query')],
       ...(op.body
         ? { requestBody: { required: true, content: { 'application/json': { schema: toJson(op.body) } } } }

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import type { Deps } from '../deps.ts';
 import { QUEUES } from './names.ts';
-import type { AttributeInstallPayload } from './payloads.ts';
+import type { AttributeInstallPayload, UninstallPassPayload } from './payloads.ts';
 
 /**
  * One attribution job per install. A `retryRound` (the reconciler's minute) makes a new job id,
@@ -23,4 +23,10 @@ export async function enqueueAttribution(
 /** BullMQ refuses ':' in custom ids; client-sent ids are hashed into a safe, fixed-size part. */
 function idPart(value: string): string {
   return createHash('sha256').update(value).digest('base64url').slice(0, 22);
+}
+
+/** One uninstall-tracking pass per UTC day (the cron fires in every worker process; one job runs). */
+export async function enqueueUninstallPass(deps: Pick<Deps, 'queue'>, tickMs: number): Promise<void> {
+  const payload: UninstallPassPayload = { day: new Date(tickMs).toISOString().slice(0, 10) };
+  await deps.queue.enqueue(QUEUES.uninstallPass, payload, `uninstall-pass-${payload.day}`);
 }

@@ -4,11 +4,19 @@ export type QueueOptions = { attempts: number; backoffMs: number; concurrency: n
 
 export const DEFAULT_QUEUE_OPTIONS: QueueOptions = { attempts: 5, backoffMs: 1000, concurrency: 4 };
 
-export const QUEUES = { attribution: 'attribution' } as const;
+export const QUEUES = {
+  attribution: 'attribution',
+  deliveries: 'deliveries',
+  uninstallPass: 'uninstall-pass',
+} as const;
 
 export const QUEUE_OPTIONS: Readonly<Record<string, QueueOptions>> = {
   // Retries quickly while the clicks an install may match are still on their way to ClickHouse.
   [QUEUES.attribution]: { attempts: 12, backoffMs: 500, concurrency: 8 },
+  // Outgoing deliveries (Meta CAPI, webhooks): rows carry the same attempts and backoff, then go dead.
+  [QUEUES.deliveries]: { attempts: 8, backoffMs: 1000, concurrency: 4 },
+  // One daily pass at a time; a retry continues where it stopped (installs pushed today are skipped).
+  [QUEUES.uninstallPass]: { attempts: 3, backoffMs: 60_000, concurrency: 1 },
 };
 
 export type QueueName = string;

@@ -70,6 +70,13 @@ export async function installs(
     user_id: userId,
   }));
   await deps.sql`INSERT INTO installs ${deps.sql(rows, 'project_id', 'install_instance_id', 'campaign_id', 'user_id')}`;
+  // Each user registers (as trigger would) through their first install.
+  for (const r of rows) {
+    if (r.user_id !== null) {
+      await deps.sql`INSERT INTO app_users (project_id, user_id, install_instance_id)
+        VALUES (${r.project_id}, ${r.user_id}, ${r.install_instance_id}) ON CONFLICT DO NOTHING`;
+    }
+  }
 }
 
 export type CampaignRow = {

@@ -1,18 +1,22 @@
 // The attribution job: decides once per install and records the decision both on the install
 // (Postgres, for client answers) and as an `attributions` fact (ClickHouse, for SQL and reports),
 // in one transaction. Clicks recorded before the install must have reached ClickHouse first; until
-// they have, the job asks to be retried.
+// they have, the job asks to be retried, as it does while an ad network's API is briefly unavailable
+// (a few times only, see resolvers.ts; then it decides without that network's claim).
 import type { Deps } from '../../deps.ts';
 import { randomCode } from '../../lib/ids.ts';
 import { formatChTime, localDay } from '../../lib/time.ts';
 import type { AttributeInstallPayload } from '../../queue/payloads.ts';
 import { clicksPendingBefore, findAttributionSettings } from '../../store/postgres/attribution-settings.ts';
+import { findCampaignById } from '../../store/postgres/campaigns.ts';
 import { insertOutboxRows } from '../../store/postgres/fact-outbox.ts';
 import { findInstall, type InstallRecord, saveInstallDecision } from '../../store/postgres/installs.ts';
 import { asSql } from '../../store/postgres/pool.ts';
 import { findProjectById, type Project } from '../../store/postgres/projects.ts';
+import { queueDeliveries } from '../deliveries/queue-deliveries.ts';
 import { decideAttribution } from './decide-attribution.ts';
 import { gatherCandidates } from './gather-candidates.ts';
+import { NetworkUnavailableError } from './resolvers.ts';
 import { attributionSettings } from './settings.ts';
 import type { Decision } from './types.ts';
 
@@ -55,7 +59,7 @@ export function decisionRow(project: Project, install: InstallRecord, d: Decisio
 
 /** Decides and records the attribution of one install; a no-op once decided. */
 export async function attributeInstall(
-  deps: Pick<Deps, 'sql' | 'ch' | 'config' | 'cache' | 'now'>,
+  deps: Pick<Deps, 'sql' | 'ch' | 'config' | 'cache' | 'now' | 'log'>,
   job: AttributeInstallPayload,
 ): Promise<Decision | undefined> {
   const install = await findInstall(deps.sql, job.projectId, job.installInstanceId);
@@ -70,13 +74,23 @@ export async function attributeInstall(
     throw new RetryLaterError('clicks recorded before the install are still on their way to ClickHouse');
   }
   const cfg = attributionSettings(await findAttributionSettings(deps.sql, project.id));
-  const { signals, candidates } = await gatherCandidates(deps, install, cfg);
-  const decision = decideAttribution(signals, candidates, cfg);
+  const { signals, candidates } = await gatherCandidates(deps, install, cfg).catch((err: unknown) => {
+    throw err instanceof NetworkUnavailableError ? new RetryLaterError(err.message) : err;
+  });
+  const decided = decideAttribution(signals, candidates, cfg);
+  // A network claim names our campaign by id only; the record carries its display id too.
+  const claimed =
+    decided.campaignId && !decided.displayId
+      ? await findCampaignById(deps.sql, project.id, decided.campaignId)
+      : undefined;
+  const decision = claimed ? { ...decided, displayId: claimed.displayId } : decided;
   const decisionId = `ad_${randomCode(20)}`;
   const row = decisionRow(project, install, decision, decisionId, deps.now());
-  await deps.sql.begin(async (txh) => {
+  // Two runs racing on one install both decide, but only the one whose save wins records a fact
+  // and returns the decision; the other is a no-op, as after a decision.
+  const saved = await deps.sql.begin(async (txh) => {
     const tx = asSql(txh);
-    const saved = await saveInstallDecision(tx, project.id, install.installInstanceId, {
+    const won = await saveInstallDecision(tx, project.id, install.installInstanceId, {
       decisionId,
       method: decision.method,
       campaignId: decision.campaignId || null,
@@ -92,9 +106,18 @@ export async function attributeInstall(
       keywordId: decision.keywordId,
       keywordName: decision.keywordName,
     });
-    if (saved) {
+    if (won) {
       await insertOutboxRows(tx, [{ table: 'attributions', factId: decisionId, projectId: project.id, row }]);
+      // The install webhook fires once the install's attribution is known.
+      await queueDeliveries(tx, {
+        kind: 'install',
+        projectId: project.id,
+        installInstanceId: install.installInstanceId,
+        userId: null,
+        occurredAtMs: deps.now(),
+      });
     }
+    return won;
   });
-  return decision;
+  return saved ? decision : undefined;
 }

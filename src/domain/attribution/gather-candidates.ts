@@ -1,5 +1,5 @@
-// Collects what the engine needs for one install: its signals (device, Play referrer, link) and
-// the candidate clicks from ClickHouse within the windows.
+// Collects what the engine needs for one install: its signals (device, Play referrer, link, a
+// network's claim through the resolvers) and the candidate clicks from ClickHouse within the windows.
 import type { Deps } from '../../deps.ts';
 import { findClicksByIp, findClicksByKey } from '../../store/clickhouse/clicks.ts';
 import { findCampaignByDisplayId } from '../../store/postgres/campaigns.ts';
@@ -7,6 +7,8 @@ import type { InstallRecord } from '../../store/postgres/installs.ts';
 import { deviceSeenBefore } from '../../store/postgres/installs.ts';
 import { displayIdFromLink } from '../campaigns/parse-link.ts';
 import { clickIdFromReferrer } from '../identity/device-signals.ts';
+import { networkResolvers } from './network-resolvers.ts';
+import { resolveNetworkClaim } from './resolvers.ts';
 import type { AttributionSettings } from './settings.ts';
 import type { Candidates, InstallSignals } from './types.ts';
 
@@ -22,7 +24,7 @@ async function linkCampaign(deps: Pick<Deps, 'sql' | 'config'>, install: Install
 }
 
 export async function gatherCandidates(
-  deps: Pick<Deps, 'sql' | 'ch' | 'config'>,
+  deps: Pick<Deps, 'sql' | 'ch' | 'config' | 'log' | 'cache'>,
   install: InstallRecord,
   cfg: AttributionSettings,
 ): Promise<{ signals: InstallSignals; candidates: Candidates }> {
@@ -31,7 +33,7 @@ export async function gatherCandidates(
   const adId = install.gaid ?? install.idfa;
   const window = { projectId: install.projectId, fromMs: installTs - cfg.clickLookbackMs, toMs: installTs + HOUR };
   const fpWindow = { ...window, fromMs: installTs - Math.min(cfg.fingerprintWindowMs, cfg.clickLookbackMs) };
-  const [referrerClicks, adIdClicks, ipClicks, link, seenBefore] = await Promise.all([
+  const [referrerClicks, adIdClicks, ipClicks, link, seenBefore, networkClaim] = await Promise.all([
     referrerClickId
       ? findClicksByKey(
           deps.ch,
@@ -45,6 +47,8 @@ export async function gatherCandidates(
       : [],
     linkCampaign(deps, install),
     deviceSeenBefore(deps.sql, install),
+    // May throw NetworkUnavailableError: the job retries (see resolvers.ts).
+    cfg.methods.networkResolvers ? resolveNetworkClaim(deps, networkResolvers(deps), install) : null,
   ]);
   return {
     signals: {
@@ -58,7 +62,7 @@ export async function gatherCandidates(
         ? { clickId: referrerClickId, installBeginTs: install.installBeginAt?.getTime() ?? null }
         : null,
       linkCampaign: link,
-      networkClaim: null,
+      networkClaim,
       seenBefore,
     },
     candidates: { referrerClick: referrerClicks[0] ?? null, adIdClicks, ipClicks },

@@ -1,27 +1,120 @@
-// Moves facts from the Postgres outbox into ClickHouse, one batch per table per call. A batch that
-// ClickHouse refuses is retried row by row so only the bad rows go to the dead-letter table; a
-// batch that fails because ClickHouse is unreachable stays claimed and is retried later with the
-// same token, so nothing is lost and nothing is counted twice.
+// Moves facts from the Postgres outbox into ClickHouse, one batch per table per call. Nothing is
+// lost and nothing is counted twice:
+// - A batch is deleted from the outbox only after ClickHouse took it. If the insert fails, times
+//   out, or the writer dies, the batch stays claimed and is retried (at once after a failure this
+//   writer saw, after STALE_CLAIM_MS when its writer vanished).
+// - Dedupe by fact id, twice over. (1) Every insert carries a token derived from the batch id and
+//   the fact ids it holds, with deduplicate_blocks_in_dependent_materialized_views, so a retry
+//   that races an insert still in flight (timed out but landing) lands once in the raw table and
+//   in every view target. (2) A retried batch first asks ClickHouse which of its fact ids it
+//   already holds and inserts only the others; this covers retries past the dedup window and
+//   replayed dead letters (written back as retry batches, see replay-dead-letters.ts). Fresh
+//   batches skip that read: fact ids are unique when written (decided in Postgres first).
+// - A batch ClickHouse refuses as bad data is retried row by row, so only the bad rows go to the
+//   dead-letter table with the reason; anything else ClickHouse answers counts as an outage.
+import { createHash } from 'node:crypto';
 import type { Deps } from '../../deps.ts';
-import { insertFactRows, isRejection } from '../../store/clickhouse/facts.ts';
+import { findPresentFactIds, insertFactRows, isRejection } from '../../store/clickhouse/facts.ts';
 import {
   type ClaimedRow,
   claimBatch,
   deadLetter,
   deleteBatch,
   findStaleBatch,
+  markBatchForRetry,
+  releaseRows,
 } from '../../store/postgres/fact-outbox.ts';
+import { enrichFacts } from './enrich-facts.ts';
+import { FACT_ID_COLUMN, isFactTable } from './tables.ts';
 
 export const FLUSH_BATCH_ROWS = 10_000;
 const STALE_CLAIM_MS = 30_000;
+/** A ClickHouse call slower than this counts as an outage (the batch is retried with its token). */
+const CH_TIMEOUT_MS = 60_000;
 
-export type FlushResult = { table: string; inserted: number; deadLettered: number };
+export type FlushOptions = { staleClaimMs?: number; clickhouseTimeoutMs?: number };
+export type FlushResult = {
+  table: string;
+  inserted: number;
+  deadLettered: number;
+  /** Rows of a retried batch that ClickHouse already held (not inserted again). */
+  alreadyStored: number;
+  waiting: number;
+};
+type FlushDeps = Pick<Deps, 'sql' | 'ch' | 'log' | 'now'>;
+type Failed = { row: ClaimedRow; reason: string };
 
-async function insertRowByRow(deps: Pick<Deps, 'ch'>, table: string, batchId: string, rows: ClaimedRow[]) {
-  const failed: { row: ClaimedRow; reason: string }[] = [];
+function batchToken(table: string, batchId: string, rows: ClaimedRow[]): string {
+  const h = createHash('sha256');
+  for (const r of rows) {
+    h.update(r.factId).update('\n');
+  }
+  return `${table}:${batchId}:${h.digest('hex').slice(0, 24)}`;
+}
+
+/** Runs a ClickHouse call with a deadline; the call is aborted (and abandoned) when it passes. */
+async function withDeadline<T>(ms: number, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const ac = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const err = new Error(`ClickHouse did not answer within ${ms} ms`);
+      ac.abort(err);
+      reject(err);
+    }, ms);
+  });
+  try {
+    return await Promise.race([fn(ac.signal), deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function dropStored(deps: FlushDeps, table: string, rows: ClaimedRow[], ms: number): Promise<ClaimedRow[]> {
+  if (rows.length === 0 || !isFactTable(table)) {
+    return rows;
+  }
+  const projects = [...new Set(rows.map((r) => r.projectId))];
+  const ids = rows.map((r) => r.factId);
+  const stored = await withDeadline(ms, (signal) =>
+    findPresentFactIds(deps.ch, table, FACT_ID_COLUMN[table], projects, ids, signal),
+  );
+  return rows.filter((r) => !stored.has(r.factId));
+}
+
+/** Inserts the rows; on a refusal, row by row. Returns the refused rows; throws on an outage. */
+async function insertBatch(
+  deps: FlushDeps,
+  table: string,
+  batchId: string,
+  rows: ClaimedRow[],
+  ms: number,
+): Promise<Failed[]> {
+  if (rows.length === 0) {
+    return [];
+  }
+  try {
+    const token = batchToken(table, batchId, rows);
+    await withDeadline(ms, (signal) =>
+      insertFactRows(
+        deps.ch,
+        table,
+        rows.map((r) => r.row),
+        token,
+        signal,
+      ),
+    );
+    return [];
+  } catch (err) {
+    if (!isRejection(err)) {
+      throw err;
+    }
+    deps.log.warn({ table, batch: batchId, err: (err as Error).message }, 'batch refused; retrying row by row');
+  }
+  const failed: Failed[] = [];
   for (const r of rows) {
     try {
-      await insertFactRows(deps.ch, table, [r.row], `${table}:${batchId}:${r.seq}`);
+      await withDeadline(ms, (signal) => insertFactRows(deps.ch, table, [r.row], `${table}:f:${r.factId}`, signal));
     } catch (err) {
       if (!isRejection(err)) {
         throw err;
@@ -33,43 +126,54 @@ async function insertRowByRow(deps: Pick<Deps, 'ch'>, table: string, batchId: st
 }
 
 /** Flushes one batch of `table`; returns what moved. Throws when ClickHouse is unreachable. */
-export async function flushFactBatch(
-  deps: Pick<Deps, 'sql' | 'ch' | 'log'>,
-  table: string,
-  opts: { staleClaimMs?: number } = {},
-): Promise<FlushResult> {
-  const batch =
-    (await findStaleBatch(deps.sql, table, opts.staleClaimMs ?? STALE_CLAIM_MS)) ??
-    (await claimBatch(deps.sql, table, FLUSH_BATCH_ROWS));
+export async function flushFactBatch(deps: FlushDeps, table: string, opts: FlushOptions = {}): Promise<FlushResult> {
+  const stale = await findStaleBatch(deps.sql, table, opts.staleClaimMs ?? STALE_CLAIM_MS);
+  const batch = stale ?? (await claimBatch(deps.sql, table, FLUSH_BATCH_ROWS));
   if (!batch) {
-    return { table, inserted: 0, deadLettered: 0 };
+    return { table, inserted: 0, deadLettered: 0, alreadyStored: 0, waiting: 0 };
   }
-  try {
-    await insertFactRows(
-      deps.ch,
-      table,
-      batch.rows.map((r) => r.row),
-      `${table}:${batch.batchId}`,
-    );
-  } catch (err) {
-    if (!isRejection(err)) {
-      throw err;
-    }
-    deps.log.warn({ table, batch: batch.batchId, err: (err as Error).message }, 'batch refused; retrying row by row');
-    const failed = await insertRowByRow(deps, table, batch.batchId, batch.rows);
+  const ms = opts.clickhouseTimeoutMs ?? CH_TIMEOUT_MS;
+  const fail = async (err: unknown): Promise<never> => {
+    await markBatchForRetry(deps.sql, batch.batchId).catch(() => undefined);
+    throw err;
+  };
+  // A retried batch may have landed already: its stored facts are dropped before anything else.
+  const rows = stale ? await dropStored(deps, table, batch.rows, ms).catch(fail) : batch.rows;
+  const alreadyStored = batch.rows.length - rows.length;
+  if (alreadyStored > 0) {
+    deps.log.info({ table, batch: batch.batchId, alreadyStored }, 'retried batch: skipped facts already stored');
+  }
+  // Released rows leave the batch before its first insert, so a retried batch has the same rows.
+  const { ready, wait } = await enrichFacts(deps, rows);
+  await releaseRows(
+    deps.sql,
+    wait.map((r) => r.seq),
+  );
+  const failed = await insertBatch(deps, table, batch.batchId, ready, ms).catch(fail);
+  if (failed.length > 0) {
     await deadLetter(deps.sql, table, batch.batchId, failed);
-    return { table, inserted: batch.rows.length - failed.length, deadLettered: failed.length };
+  } else {
+    await deleteBatch(deps.sql, batch.batchId);
   }
-  await deleteBatch(deps.sql, batch.batchId);
-  return { table, inserted: batch.rows.length, deadLettered: 0 };
+  return {
+    table,
+    inserted: ready.length - failed.length,
+    deadLettered: failed.length,
+    alreadyStored,
+    waiting: wait.length,
+  };
 }
 
 /** Flushes every pending row of the given tables (tests, shutdown, the writer loop's catch-up). */
-export async function flushAllFacts(deps: Pick<Deps, 'sql' | 'ch' | 'log'>, tables: readonly string[]): Promise<void> {
+export async function flushAllFacts(
+  deps: FlushDeps,
+  tables: readonly string[],
+  opts: FlushOptions = {},
+): Promise<void> {
   for (const table of tables) {
     for (;;) {
-      const r = await flushFactBatch(deps, table, { staleClaimMs: 0 });
-      if (r.inserted + r.deadLettered === 0) {
+      const r = await flushFactBatch(deps, table, { staleClaimMs: 0, ...opts });
+      if (r.inserted + r.deadLettered + r.alreadyStored === 0) {
         break;
       }
     }

@@ -20,6 +20,7 @@ import { displayIdFromLink } from '../campaigns/parse-link.ts';
 export type DeeplinkAnswer = { deeplink: string; is_linkrunner: boolean; processing: boolean };
 
 const RETRY_WINDOW_MS = 30_000;
+const SESSION_MS = 5 * 60_000;
 
 function reengagementRow(project: Project, install: InstallRecord, c: CampaignRecord, id: string, now: number) {
   return {
@@ -62,7 +63,11 @@ async function reengage(deps: Pick<Deps, 'sql' | 'now'>, project: Project, insta
     return;
   }
   const cfg = attributionSettings(await findAttributionSettings(deps.sql, project.id));
-  const lastActive = Math.max(install.lastSeenAt.getTime(), last);
+  // Activity before this session: a cold start runs init just before reporting the deeplink, so
+  // an init in the last few minutes belongs to this session and the open before it counts.
+  const seen = install.lastSeenAt.getTime();
+  const before = now - seen < SESSION_MS ? (install.previousSeenAt?.getTime() ?? install.createdAt.getTime()) : seen;
+  const lastActive = Math.max(before, last);
   if (cfg.reengagementInactivityMs > 0 && now - lastActive < cfg.reengagementInactivityMs) {
     return;
   }

@@ -10,6 +10,7 @@ import { insertOutboxRows } from '../../store/postgres/fact-outbox.ts';
 import { upsertInstall } from '../../store/postgres/installs.ts';
 import { asSql } from '../../store/postgres/pool.ts';
 import type { Project } from '../../store/postgres/projects.ts';
+import { undoUninstall } from '../uninstalls/undo-uninstall.ts';
 import { readDeviceSignals } from './device-signals.ts';
 
 export type InitInput = {
@@ -68,6 +69,7 @@ export async function registerInstall(
         table: 'install_events',
         factId: eventId,
         projectId: project.id,
+        enrichInstall: input.installInstanceId,
         row: {
           event_id: eventId,
           project_id: project.id,
@@ -86,6 +88,9 @@ export async function registerInstall(
         },
       },
     ]);
+    if (!result.created) {
+      await undoUninstall(tx, project, input.installInstanceId, now);
+    }
     return result;
   });
   if (install.attributionStatus === 'pending') {

@@ -2,6 +2,7 @@
 // absent values). The row goes through the Postgres outbox: when append() resolves, the click is
 // durable, so the redirect is sent only after it.
 import type { Deps } from '../../deps.ts';
+import { formatChTime, localDay } from '../../lib/time.ts';
 import type { CampaignRecord } from '../../store/postgres/campaigns.ts';
 import type { Project } from '../../store/postgres/projects.ts';
 import type { ClassifiedAgent } from './classify-user-agent.ts';
@@ -21,23 +22,6 @@ export type Click = {
 
 const MAX_HEADER_CHARS = 1024;
 
-const dayFormats = new Map<string, Intl.DateTimeFormat>();
-
-/** The project-local calendar day, 'YYYY-MM-DD' (en-CA formats dates that way). */
-function localDay(at: Date, timeZone: string): string {
-  let f = dayFormats.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
-    dayFormats.set(timeZone, f);
-  }
-  return f.format(at);
-}
-
-/** 'YYYY-MM-DD HH:MM:SS.mmm' in UTC, as the DateTime64(3, 'UTC') column reads it. */
-function utcTimestamp(at: Date): string {
-  return at.toISOString().replace('T', ' ').slice(0, 23);
-}
-
 function clickRow(c: Click): Record<string, string | number> {
   const p = c.params;
   const a = c.agent;
@@ -46,9 +30,9 @@ function clickRow(c: Click): Record<string, string | number> {
     project_id: c.project.id,
     campaign_id: c.campaign.id,
     display_id: cleanText(c.campaign.displayId),
-    ts: utcTimestamp(c.at),
+    ts: formatChTime(c.at.getTime()),
     project_tz: c.project.timezone,
-    day: localDay(c.at, c.project.timezone),
+    day: localDay(c.at.getTime(), c.project.timezone),
     ip: cleanText(c.ip),
     user_agent: cleanText(c.userAgent, MAX_HEADER_CHARS),
     platform: a.platform,

@@ -1,6 +1,5 @@
 // Writes fact rows into their ClickHouse raw table. The dedup token makes a retried insert of the
 // same batch land once, in the raw table and in every materialized view fed by it.
-import { ClickHouseError } from '@clickhouse/client';
 import type { ClickHouseClient } from './client.ts';
 
 export async function insertFactRows(
@@ -8,11 +7,13 @@ export async function insertFactRows(
   table: string,
   rows: Record<string, unknown>[],
   dedupToken: string,
+  signal?: AbortSignal,
 ): Promise<void> {
   await ch.insert({
     table,
     values: rows,
     format: 'JSONEachRow',
+    abort_signal: signal,
     clickhouse_settings: {
       insert_deduplicate: 1,
       insert_deduplication_token: dedupToken,
@@ -23,7 +24,50 @@ export async function insertFactRows(
   });
 }
 
-/** True when ClickHouse answered and refused the data (as opposed to being unreachable). */
+// ClickHouse error types that say "this data is bad" (a retry can never succeed). Anything else the
+// server answers (TOO_MANY_PARTS, MEMORY_LIMIT_EXCEEDED, UNKNOWN_TABLE, TIMEOUT_EXCEEDED, …) is
+// treated like an outage: the rows stay queued instead of being dead-lettered en masse.
+const DATA_ERROR =
+  /^(CANNOT_PARSE|CANNOT_READ|CANNOT_CONVERT|CANNOT_INSERT_NULL|INCORRECT_DATA|INCORRECT_NUMBER_OF_COLUMNS|TYPE_MISMATCH|ILLEGAL_TYPE|ILLEGAL_COLUMN|NO_SUCH_COLUMN|THERE_IS_NO_COLUMN|ARGUMENT_OUT_OF_BOUND|VALUE_IS_OUT_OF_RANGE|DECIMAL_OVERFLOW|VIOLATED_CONSTRAINT|TOO_LARGE_STRING_SIZE|TOO_LARGE_ARRAY_SIZE|SIZES_OF_ARRAYS_DONT_MATCH|BAD_ARGUMENTS|UNEXPECTED_END_OF_FILE)/;
+
+/**
+ * True when ClickHouse answered and refused the data itself. Checked by shape, not `instanceof`:
+ * the embedded engine (chdb) throws its own copy of ClickHouseError.
+ */
 export function isRejection(err: unknown): boolean {
-  return err instanceof ClickHouseError || (err as { name?: string })?.name === 'ClickHouseError';
+  const e = err as { code?: unknown; type?: unknown; constructor?: { name?: string } } | undefined;
+  const fromServer =
+    e?.constructor?.name === 'ClickHouseError' || (typeof e?.code === 'string' && /^\d+$/.test(e.code));
+  return fromServer && typeof e?.type === 'string' && DATA_ERROR.test(e.type);
+}
+
+/**
+ * The ids among `factIds` that `table` already holds (in `idColumn`), for batches that may have
+ * landed before: a retried or replayed fact is then skipped instead of counted twice. Looked up in
+ * chunks so the bound parameter stays small over HTTP.
+ */
+export async function findPresentFactIds(
+  ch: ClickHouseClient,
+  table: string,
+  idColumn: string,
+  projectIds: string[],
+  factIds: string[],
+  signal?: AbortSignal,
+): Promise<Set<string>> {
+  const present = new Set<string>();
+  const CHUNK = 1000;
+  for (let i = 0; i < factIds.length; i += CHUNK) {
+    // Identifiers come from FACT_TABLES / FACT_ID_COLUMN (constants), values are bound.
+    const rs = await ch.query({
+      query: `SELECT DISTINCT toString(${idColumn}) AS id FROM ${table}
+        WHERE project_id IN {projects:Array(String)} AND ${idColumn} IN {ids:Array(String)}`,
+      format: 'JSONEachRow',
+      query_params: { projects: projectIds, ids: factIds.slice(i, i + CHUNK) },
+      abort_signal: signal,
+    });
+    for (const r of await rs.json<{ id: string }>()) {
+      present.add(r.id);
+    }
+  }
+  return present;
 }

@@ -37,6 +37,9 @@ async function applyPending(ch: ClickHouseClient, dir: string, log?: Logger): Pr
       table: 'schema_migrations',
       values: [{ version: m.version, name: m.name }],
       format: 'JSONEachRow',
+      // chdb keeps settings of earlier statements in its session: an explicit token per migration
+      // means an inherited fact-batch token can never swallow this row.
+      clickhouse_settings: { insert_deduplication_token: `schema_migrations:${m.version}` },
     });
     log?.info({ migration: m.name }, 'clickhouse migration applied');
     applied.push(m.name);

@@ -206,7 +206,10 @@ export async function softDeleteCampaign(sql: Sql, projectId: string, displayId:
   return res.count === 1;
 }
 
-/** Distinct users (installs tied to a user id) attributed to each campaign. */
+/**
+ * Users attributed to each campaign: users registered (trigger) through an install attributed to
+ * it. The same definition as attributed-users, so the list's count matches that endpoint's total.
+ */
 export async function countAttributedUsers(
   sql: Sql,
   projectId: string,
@@ -217,9 +220,10 @@ export async function countAttributedUsers(
     return out;
   }
   const rows = await sql<{ campaign_id: number; n: number }[]>`
-    SELECT campaign_id, count(DISTINCT user_id)::int AS n FROM installs
-    WHERE project_id = ${projectId} AND campaign_id = ANY(${campaignIds}::int[]) AND user_id IS NOT NULL
-    GROUP BY campaign_id`;
+    SELECT i.campaign_id, count(*)::int AS n FROM app_users u
+    JOIN installs i ON i.project_id = u.project_id AND i.install_instance_id = u.install_instance_id
+    WHERE u.project_id = ${projectId} AND i.campaign_id = ANY(${campaignIds}::int[])
+    GROUP BY i.campaign_id`;
   for (const r of rows) {
     out.set(r.campaign_id, r.n);
   }

@@ -1,8 +1,22 @@
 // SQL of the fact outbox (see sql/migrations/0004_fact_outbox.sql).
 import type { Sql } from './pool.ts';
 
-export type OutboxRow = { table: string; factId: string; projectId: string; row: Record<string, unknown> };
-export type ClaimedRow = { seq: string; factId: string; projectId: string; row: Record<string, unknown> };
+export type OutboxRow = {
+  table: string;
+  factId: string;
+  projectId: string;
+  row: Record<string, unknown>;
+  /** The install whose attribution the writer adds to the row (see domain/facts/enrich-facts.ts). */
+  enrichInstall?: string;
+};
+export type ClaimedRow = {
+  seq: string;
+  factId: string;
+  projectId: string;
+  row: Record<string, unknown>;
+  enrichInstall: string | null;
+  createdAt: Date;
+};
 
 export async function insertOutboxRows(sql: Sql, rows: OutboxRow[]): Promise<void> {
   if (rows.length === 0) {
@@ -13,12 +27,27 @@ export async function insertOutboxRows(sql: Sql, rows: OutboxRow[]): Promise<voi
     fact_id: r.factId,
     project_id: r.projectId,
     row: sql.json(r.row as never),
+    enrich_install: r.enrichInstall ?? null,
   }));
-  await sql`INSERT INTO fact_outbox ${sql(values, 'fact_table', 'fact_id', 'project_id', 'row')}`;
+  await sql`INSERT INTO fact_outbox ${sql(values, 'fact_table', 'fact_id', 'project_id', 'row', 'enrich_install')}`;
 }
 
-type Claimed = { seq: string; fact_id: string; project_id: string; row: Record<string, unknown> };
-const toClaimed = (r: Claimed): ClaimedRow => ({ seq: r.seq, factId: r.fact_id, projectId: r.project_id, row: r.row });
+type Claimed = {
+  seq: string;
+  fact_id: string;
+  project_id: string;
+  row: Record<string, unknown>;
+  enrich_install: string | null;
+  created_at: Date;
+};
+const toClaimed = (r: Claimed): ClaimedRow => ({
+  seq: r.seq,
+  factId: r.fact_id,
+  projectId: r.project_id,
+  row: r.row,
+  enrichInstall: r.enrich_install,
+  createdAt: r.created_at,
+});
 
 /** Claims up to `limit` pending rows of a table as one new batch, oldest first. */
 export async function claimBatch(
@@ -32,7 +61,7 @@ export async function claimBatch(
     WHERE seq IN (
       SELECT seq FROM fact_outbox WHERE fact_table = ${table} AND batch_id IS NULL
       ORDER BY seq LIMIT ${limit} FOR UPDATE SKIP LOCKED)
-    RETURNING seq::text, fact_id, project_id, row`;
+    RETURNING seq::text, fact_id, project_id, row, enrich_install, created_at`;
   if (rows.length === 0) {
     return undefined;
   }
@@ -40,25 +69,60 @@ export async function claimBatch(
   return { batchId: id, rows: rows.map(toClaimed) };
 }
 
-/** A batch claimed earlier whose writer did not finish it (crash or outage), for a retry. */
+/**
+ * A batch claimed earlier whose writer did not finish it (crash, outage, or a replay), for a retry.
+ * The claim is re-taken in one statement, so two writers never retry the same batch at once.
+ */
 export async function findStaleBatch(
   sql: Sql,
   table: string,
   olderThanMs: number,
 ): Promise<{ batchId: string; rows: ClaimedRow[] } | undefined> {
-  const [b] = await sql<{ batch_id: string }[]>`
-    SELECT batch_id::text FROM fact_outbox
-    WHERE fact_table = ${table} AND batch_id IS NOT NULL
-      AND claimed_at < now() - make_interval(secs => ${olderThanMs / 1000})
-    ORDER BY batch_id LIMIT 1`;
-  if (!b) {
+  const age = olderThanMs / 1000;
+  const rows = await sql<(Claimed & { batch_id: string })[]>`
+    UPDATE fact_outbox SET claimed_at = now()
+    WHERE batch_id = (
+        SELECT batch_id FROM fact_outbox
+        WHERE fact_table = ${table} AND batch_id IS NOT NULL AND claimed_at < now() - make_interval(secs => ${age})
+        ORDER BY batch_id LIMIT 1)
+      AND claimed_at < now() - make_interval(secs => ${age})
+    RETURNING batch_id::text, seq::text, fact_id, project_id, row, enrich_install, created_at`;
+  const first = rows[0];
+  if (!first) {
     return undefined;
   }
-  const rows = await sql<Claimed[]>`
-    UPDATE fact_outbox SET claimed_at = now() WHERE batch_id = ${b.batch_id}
-    RETURNING seq::text, fact_id, project_id, row`;
   rows.sort((a, c) => (BigInt(a.seq) < BigInt(c.seq) ? -1 : 1));
-  return { batchId: b.batch_id, rows: rows.map(toClaimed) };
+  return { batchId: first.batch_id, rows: rows.map(toClaimed) };
+}
+
+/** Makes a batch whose insert failed due for a retry on the next pass (it keeps its id and token). */
+export async function markBatchForRetry(sql: Sql, batchId: string): Promise<void> {
+  await sql`UPDATE fact_outbox SET claimed_at = 'epoch' WHERE batch_id = ${batchId}`;
+}
+
+/**
+ * Writes rows back as an already-claimed batch that is due at once (replayed dead letters): the
+ * writer then treats them like a retry and skips fact ids ClickHouse already holds.
+ */
+export async function insertRetryBatch(sql: Sql, table: string, rows: OutboxRow[]): Promise<string> {
+  const [{ id } = { id: '' }] = await sql<{ id: string }[]>`SELECT nextval('fact_batch_seq')::text AS id`;
+  const values = rows.map((r) => ({
+    fact_table: table,
+    fact_id: r.factId,
+    project_id: r.projectId,
+    row: sql.json(r.row as never),
+    batch_id: id,
+    claimed_at: new Date(0),
+  }));
+  await sql`INSERT INTO fact_outbox ${sql(values, 'fact_table', 'fact_id', 'project_id', 'row', 'batch_id', 'claimed_at')}`;
+  return id;
+}
+
+/** Gives rows back to the queue (their install's attribution is not decided yet). */
+export async function releaseRows(sql: Sql, seqs: string[]): Promise<void> {
+  if (seqs.length > 0) {
+    await sql`UPDATE fact_outbox SET batch_id = NULL, claimed_at = NULL WHERE seq = ANY(${seqs}::bigint[])`;
+  }
 }
 
 export async function deleteBatch(sql: Sql, batchId: string): Promise<void> {
@@ -80,11 +144,29 @@ export async function deadLetter(
   });
 }
 
-/** Tables with rows waiting, and how many. */
-export async function pendingByTable(sql: Sql): Promise<Map<string, number>> {
-  const rows = await sql<{ fact_table: string; n: number }[]>`
-    SELECT fact_table, count(*)::int AS n FROM fact_outbox GROUP BY fact_table`;
-  return new Map(rows.map((r) => [r.fact_table, r.n]));
+/**
+ * Whether the outbox holds more than `cap` rows, cheaply: max(seq) - min(seq) + 1 (two index
+ * lookups) bounds the count from above, and only when that bound passes the cap are rows counted,
+ * never more than cap + 1 of them.
+ */
+export async function outboxExceeds(sql: Sql, cap: number): Promise<boolean> {
+  const [span] = await sql<{ n: string | null }[]>`SELECT (max(seq) - min(seq) + 1)::text AS n FROM fact_outbox`;
+  if (!span?.n || Number(span.n) <= cap) {
+    return false;
+  }
+  const [c] = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM (SELECT 1 FROM fact_outbox LIMIT ${cap + 1}) s`;
+  return (c?.n ?? 0) > cap;
+}
+
+export type OutboxTableStatus = { table: string; rows: number; claimed: number; oldestCreatedAt: Date };
+
+/** Rows waiting per table (exact; for operators), how many are claimed, and the oldest row's age. */
+export async function outboxStatus(sql: Sql): Promise<OutboxTableStatus[]> {
+  const rows = await sql<{ fact_table: string; n: number; claimed: number; oldest: Date }[]>`
+    SELECT fact_table, count(*)::int AS n, (count(*) FILTER (WHERE batch_id IS NOT NULL))::int AS claimed,
+      min(created_at) AS oldest
+    FROM fact_outbox GROUP BY fact_table ORDER BY fact_table`;
+  return rows.map((r) => ({ table: r.fact_table, rows: r.n, claimed: r.claimed, oldestCreatedAt: r.oldest }));
 }
 
 /** A fact still waiting in the outbox, by id (read-your-writes before it reaches ClickHouse). */

@@ -8,6 +8,7 @@ export type InstallRecord = {
   platform: string;
   createdAt: Date;
   lastSeenAt: Date;
+  previousSeenAt: Date | null;
   gaid: string | null;
   idfa: string | null;
   idfv: string | null;
@@ -19,6 +20,8 @@ export type InstallRecord = {
   deviceModel: string;
   installRef: string;
   installBeginAt: Date | null;
+  metaInstallRef: Record<string, unknown> | null;
+  appleAdsToken: string | null;
   initLink: string | null;
   userId: string | null;
   attributionStatus: 'pending' | 'decided';
@@ -50,6 +53,7 @@ const toInstall = (r: Row): InstallRecord => ({
   platform: r.platform as string,
   createdAt: r.created_at as Date,
   lastSeenAt: r.last_seen_at as Date,
+  previousSeenAt: (r.previous_seen_at as Date | null) ?? null,
   gaid: r.gaid as string | null,
   idfa: r.idfa as string | null,
   idfv: r.idfv as string | null,
@@ -61,6 +65,8 @@ const toInstall = (r: Row): InstallRecord => ({
   deviceModel: r.device_model as string,
   installRef: r.install_ref as string,
   installBeginAt: r.install_begin_at as Date | null,
+  metaInstallRef: (r.meta_install_ref ?? null) as Record<string, unknown> | null,
+  appleAdsToken: (r.apple_ads_token ?? null) as string | null,
   initLink: r.init_link as string | null,
   userId: r.user_id as string | null,
   attributionStatus: r.attribution_status as 'pending' | 'decided',
@@ -118,7 +124,7 @@ export async function upsertInstall(sql: Sql, i: NewInstall): Promise<{ created:
       ${i.packageVersion}, ${sql.json(i.deviceData as never)}, ${i.installRef}, ${i.installBeginAt},
       ${i.metaInstallRef ? sql.json(i.metaInstallRef as never) : null}, ${i.appleAdsToken}, ${i.initLink})
     ON CONFLICT (project_id, install_instance_id) DO UPDATE SET
-      last_seen_at = now(), open_count = installs.open_count + 1,
+      previous_seen_at = installs.last_seen_at, last_seen_at = now(), open_count = installs.open_count + 1,
       app_version = EXCLUDED.app_version, package_version = EXCLUDED.package_version,
       install_ref = CASE WHEN installs.install_ref = '' THEN EXCLUDED.install_ref ELSE installs.install_ref END,
       init_link = COALESCE(installs.init_link, EXCLUDED.init_link)
@@ -180,9 +186,10 @@ export async function saveInstallDecision(
   installInstanceId: string,
   d: SavedDecision,
 ): Promise<boolean> {
+  // is_reinstall is OR-ed: a trigger may already have marked the install (its user was seen before).
   const res = await sql`
     UPDATE installs SET attribution_status = 'decided', decision_id = ${d.decisionId}, attribution_method = ${d.method},
-      campaign_id = ${d.campaignId}, attributed_at = now(), is_reinstall = ${d.isReinstall}, suspicious = ${d.suspicious},
+      campaign_id = ${d.campaignId}, attributed_at = now(), is_reinstall = (is_reinstall OR ${d.isReinstall}), suspicious = ${d.suspicious},
       click_id = ${d.clickId}, store_click_at = ${d.storeClickAt}, network = ${d.network},
       ad_set_id = ${d.adSetId}, ad_set_name = ${d.adSetName}, creative_id = ${d.creativeId},
       creative_name = ${d.creativeName}, keyword_id = ${d.keywordId}, keyword_name = ${d.keywordName}
@@ -230,4 +237,124 @@ export async function listPendingInstalls(sql: Sql, olderThanMs: number, limit: 
     SELECT project_id, install_instance_id FROM installs
     WHERE attribution_status = 'pending' AND created_at < now() - make_interval(secs => ${olderThanMs / 1000})
     ORDER BY created_at LIMIT ${limit}`;
+}
+
+export type InstallAttribution = {
+  installInstanceId: string;
+  status: 'pending' | 'decided';
+  createdAt: Date;
+  campaignId: number;
+  displayId: string;
+  network: string;
+  adSetId: string;
+  adSetName: string;
+  creativeId: string;
+  creativeName: string;
+  keywordId: string;
+  keywordName: string;
+  reengagedAt: Date | null;
+  reengagementCampaignId: number;
+};
+
+/** The current attribution of several installs of one project (the fact writer's enrichment). */
+export async function findInstallAttributions(
+  sql: Sql,
+  projectId: string,
+  installIds: string[],
+): Promise<Map<string, InstallAttribution>> {
+  const rows = await sql<Row[]>`
+    SELECT i.install_instance_id, i.attribution_status, i.created_at, i.campaign_id, c.display_id, i.network,
+      i.ad_set_id, i.ad_set_name, i.creative_id, i.creative_name, i.keyword_id, i.keyword_name,
+      i.reengaged_at, i.reengagement_campaign_id
+    FROM installs i LEFT JOIN campaigns c ON c.id = i.campaign_id
+    WHERE i.project_id = ${projectId} AND i.install_instance_id = ANY(${installIds}::text[])`;
+  return new Map(
+    rows.map((r) => [
+      r.install_instance_id as string,
+      {
+        installInstanceId: r.install_instance_id as string,
+        status: r.attribution_status as 'pending' | 'decided',
+        createdAt: r.created_at as Date,
+        campaignId: (r.campaign_id as number | null) ?? 0,
+        displayId: (r.display_id as string | null) ?? '',
+        network: (r.network as string | null) ?? '',
+        adSetId: (r.ad_set_id as string | null) ?? '',
+        adSetName: (r.ad_set_name as string | null) ?? '',
+        creativeId: (r.creative_id as string | null) ?? '',
+        creativeName: (r.creative_name as string | null) ?? '',
+        keywordId: (r.keyword_id as string | null) ?? '',
+        keywordName: (r.keyword_name as string | null) ?? '',
+        reengagedAt: r.reengaged_at as Date | null,
+        reengagementCampaignId: (r.reengagement_campaign_id as number | null) ?? 0,
+      },
+    ]),
+  );
+}
+
+export type Registration = {
+  /** The request's install, when known: its platform and the user id tied to it. */
+  install: { platform: string; userId: string | null } | undefined;
+  /**
+   * The user asked for (or, when none is given, the one tied to the install) when trigger
+   * registered it (an app_users row), with the install it registered through.
+   */
+  user: { userId: string; installInstanceId: string; platform: string | null } | undefined;
+};
+
+/** What capture-event / capture-payment need to decide Rules 1 and 3, in one round trip. */
+export async function findRegistration(
+  sql: Sql,
+  projectId: string,
+  installInstanceId: string | null,
+  userId: string | null,
+): Promise<Registration> {
+  const [r] = await sql<Row[]>`
+    SELECT i.install_instance_id IS NOT NULL AS install_known, i.platform AS install_platform, i.user_id AS install_user,
+      u.user_id AS reg_user, u.install_instance_id AS reg_install, ui.platform AS reg_platform
+    FROM (VALUES (1)) AS one (x)
+    LEFT JOIN installs i ON i.project_id = ${projectId} AND i.install_instance_id = ${installInstanceId}
+    LEFT JOIN app_users u ON u.project_id = ${projectId} AND u.user_id = COALESCE(${userId}::text, i.user_id)
+    LEFT JOIN installs ui ON ui.project_id = ${projectId} AND ui.install_instance_id = u.install_instance_id`;
+  return {
+    install: r?.install_known
+      ? { platform: r.install_platform as string, userId: r.install_user as string | null }
+      : undefined,
+    user:
+      typeof r?.reg_user === 'string'
+        ? {
+            userId: r.reg_user,
+            installInstanceId: r.reg_install as string,
+            platform: r.reg_platform as string | null,
+          }
+        : undefined,
+  };
+}
+
+/** Stores the install's push token; false when the install is unknown. */
+export async function savePushToken(
+  sql: Sql,
+  projectId: string,
+  installInstanceId: string,
+  pushToken: string,
+): Promise<boolean> {
+  const res = await sql`UPDATE installs SET push_token = ${pushToken}, push_token_updated_at = now()
+    WHERE project_id = ${projectId} AND install_instance_id = ${installInstanceId}`;
+  return res.count === 1;
+}
+
+/**
+ * Merges string values into the install's integration_info unless the result would hold more than
+ * `maxKeys` keys; false when nothing was written (unknown install, or too many keys).
+ */
+export async function mergeIntegrationInfo(
+  sql: Sql,
+  projectId: string,
+  installInstanceId: string,
+  info: Record<string, string>,
+  maxKeys: number,
+): Promise<boolean> {
+  const res = await sql`UPDATE installs SET integration_info = integration_info || ${sql.json(info)}
+    WHERE project_id = ${projectId} AND install_instance_id = ${installInstanceId}
+      AND (SELECT count(*) FROM jsonb_object_keys(integration_info || ${sql.json(info)})) <= ${maxKeys}`;
+  return res.count === 1;
 }

@@ -386,7 +386,7 @@ describe('GET /api/v1/campaigns', () => {
       });
     });
 
-    it('when installs are tied to users, then attributed_users counts distinct user ids per campaign', async () => {
+    it('when users registered through installs of campaigns, then attributed_users counts them per campaign', async () => {
       const { app, deps } = h();
       const p = await newProject(deps);
       const other = await newProject(deps);
@@ -394,6 +394,8 @@ describe('GET /api/v1/campaigns', () => {
       const b = await f.campaign(app, p, { name: 'B' });
       const none = await f.campaign(app, p, { name: 'None' });
       await f.installs(deps, p, a.id, ['u1', 'u1', 'u2', null]);
+      await f.installs(deps, p, b.id, ['u3']);
+      // u1 registered through campaign A's install; a later install of u1 on B does not move them.
       await f.installs(deps, p, b.id, ['u1']);
       await f.installs(deps, other, a.id, ['intruder']); // another project's row never counts
 

@@ -1,10 +1,15 @@
 // The /api/client scope: JSON bodies capped at BODY_LIMIT_CLIENT_BYTES, parsed from the raw bytes
-// (kept on the request for SDK signature checks), with __proto__ / constructor keys refused.
+// (kept on the request for SDK signature checks), with __proto__ / constructor keys refused, and
+// ingest refused with 503 + Retry-After while the fact backlog is over FACT_BACKLOG_MAX_ROWS.
 import type { FastifyInstance } from 'fastify';
 import sjson from 'secure-json-parse';
 import type { Deps } from '../../../deps.ts';
+import { BACKLOG_RETRY_AFTER_S, createBacklogCheck } from '../../../domain/facts/check-backlog.ts';
 import { ApiError } from '../../errors.ts';
 import { MSG } from '../../messages.ts';
+
+/** Client routes that only read: the backlog cap never applies to them. */
+const READ_ROUTES = new Set(['/api/client/attribution-data']);
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -13,6 +18,14 @@ declare module 'fastify' {
 }
 
 export function configureClientScope(app: FastifyInstance, deps: Deps): void {
+  // Ingest answers 503 + Retry-After before reading the body while the fact backlog is over its
+  // cap (ClickHouse is behind); reads keep working.
+  const overBacklog = createBacklogCheck(deps);
+  app.addHook('onRequest', async (req) => {
+    if (req.method === 'POST' && !READ_ROUTES.has(req.routeOptions.url ?? '') && (await overBacklog())) {
+      throw new ApiError(503, MSG.ingestBacklogFull, undefined, { 'retry-after': String(BACKLOG_RETRY_AFTER_S) });
+    }
+  });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(
     'application/json',

@@ -1,0 +1,164 @@
+// Outgoing deliveries: the Meta Conversions API connection and event mappings, webhooks, the dead
+// letters and their replay, and the product catalog with its match rate. Postgres only: the
+// delivery schedule of a running worker picks up what these change.
+import { addWebhook } from '../domain/deliveries/add-webhook.ts';
+import { catalogMatchRate } from '../domain/deliveries/catalog-match-rate.ts';
+import { importCatalog } from '../domain/deliveries/import-catalog.ts';
+import { mapEvent } from '../domain/deliveries/map-event.ts';
+import { replayDeadDeliveries } from '../domain/deliveries/replay-dead-deliveries.ts';
+import { setMetaConnection } from '../domain/deliveries/set-meta-connection.ts';
+import { InputError } from '../domain/projects/input-error.ts';
+import type { SourceKind } from '../store/postgres/connections.ts';
+import { listDeadDeliveries } from '../store/postgres/deliveries.ts';
+import type { CommandSpec } from './commands.ts';
+import type { Flags } from './flags.ts';
+
+const PROJECT = { project: { type: 'string', required: true, description: 'project id' } } as const;
+const OPTIONAL_PROJECT = { project: { type: 'string', description: 'project id (default: all projects)' } } as const;
+const str = (f: Flags, k: string): string => String(f[k] ?? '');
+const opt = (f: Flags, k: string): string | undefined => (typeof f[k] === 'string' ? (f[k] as string) : undefined);
+
+function bool(f: Flags, k: string): boolean {
+  const v = str(f, k);
+  if (v !== 'true' && v !== 'false') {
+    throw new InputError(`--${k} must be true or false`);
+  }
+  return v === 'true';
+}
+
+export const DELIVERY_COMMANDS: CommandSpec[] = [
+  {
+    path: ['connections', 'set-meta'],
+    summary: 'connect the project to its Meta dataset (Conversions API); only facts after activation are sent',
+    needs: 'postgres',
+    flags: {
+      ...PROJECT,
+      'dataset-id': { type: 'string', required: true, description: 'Meta dataset (pixel) id' },
+      'access-token': {
+        type: 'string',
+        required: true,
+        description: 'Conversions API access token (stored encrypted)',
+      },
+      'graph-version': { type: 'string', description: 'Graph API version, e.g. v21.0 (default: META_GRAPH_VERSION)' },
+      active: { type: 'string', required: true, description: 'true or false' },
+    },
+    run: async (deps, f) => {
+      const c = await setMetaConnection({ ...deps, now: Date.now }, str(f, 'project'), {
+        datasetId: str(f, 'dataset-id'),
+        accessToken: str(f, 'access-token'),
+        graphVersion: opt(f, 'graph-version') ?? null,
+        active: bool(f, 'active'),
+      });
+      const json = {
+        project_id: str(f, 'project'),
+        dataset_id: c.datasetId,
+        graph_version: c.graphVersion,
+        active: c.active,
+        activated_at: c.activatedAt?.toISOString() ?? null,
+        token_fingerprint: c.tokenFingerprint,
+      };
+      return {
+        json,
+        text: `Meta dataset ${c.datasetId} ${c.active ? 'active' : 'inactive'} (token ${c.tokenFingerprint})`,
+      };
+    },
+  },
+  {
+    path: ['connections', 'map'],
+    summary: 'map an event name to AddToCart or ViewContent, or a payment type to Purchase',
+    needs: 'postgres',
+    flags: {
+      ...PROJECT,
+      kind: { type: 'string', required: true, description: 'event or payment' },
+      name: { type: 'string', required: true, description: 'the event name or payment type' },
+      to: { type: 'string', required: true, description: 'AddToCart, ViewContent or Purchase' },
+    },
+    run: async (deps, f) => {
+      const m = await mapEvent(deps, str(f, 'project'), {
+        kind: str(f, 'kind') as SourceKind,
+        name: str(f, 'name'),
+        to: str(f, 'to'),
+      });
+      return { json: { kind: m.kind, name: m.name, to: m.to }, text: `${m.kind} '${m.name}' → ${m.to}` };
+    },
+  },
+  {
+    path: ['webhooks', 'add'],
+    summary: 'POST install and/or signup notifications to a URL, signed with HMAC-SHA256 (the secret prints once)',
+    needs: 'postgres',
+    flags: {
+      ...PROJECT,
+      url: { type: 'string', required: true, description: 'http(s) URL' },
+      events: { type: 'string', description: 'comma list of install, signup (default: both)' },
+    },
+    run: async (deps, f) => {
+      const events = (opt(f, 'events') ?? 'install,signup').split(',').map((e) => e.trim());
+      const w = await addWebhook(deps, str(f, 'project'), { url: str(f, 'url'), events });
+      return {
+        json: { id: w.id, url: w.url, events: w.events, secret: w.secret },
+        text: `webhook ${w.id} → ${w.url} (${w.events.join(', ')})\nsigning secret (shown once): ${w.secret}`,
+      };
+    },
+  },
+  {
+    path: ['deliveries', 'dead-letters'],
+    summary: 'list deliveries that failed for good (dead) or broke the field rules (invalid), with the reason',
+    needs: 'postgres',
+    flags: { ...OPTIONAL_PROJECT },
+    run: async (deps, f) => {
+      const list = await listDeadDeliveries(deps.sql, opt(f, 'project'));
+      const json = list.map((d) => ({
+        id: d.id,
+        project_id: d.projectId,
+        destination: d.destination,
+        event: d.eventKey,
+        status: d.status,
+        attempts: d.attempts,
+        reason: d.reason,
+      }));
+      const lines = list.map((d) => `${d.id} ${d.destination} ${d.eventKey} ${d.status}: ${d.reason ?? ''}`);
+      return { json, text: lines.length > 0 ? lines.join('\n') : 'no dead letters' };
+    },
+  },
+  {
+    path: ['deliveries', 'replay'],
+    summary: 'send dead deliveries again (invalid ones stay: they would fail the same checks)',
+    needs: 'postgres',
+    flags: { ...OPTIONAL_PROJECT, id: { type: 'string', description: 'comma list of delivery ids (default: all)' } },
+    run: async (deps, f) => {
+      const ids = opt(f, 'id')
+        ?.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+      if (ids?.some((id) => !/^\d{1,18}$/.test(id))) {
+        throw new InputError('--id is a comma list of delivery ids (numbers)');
+      }
+      const r = await replayDeadDeliveries({ sql: deps.sql, now: Date.now }, { projectId: opt(f, 'project'), ids });
+      return { json: r, text: `requeued dead deliveries of ${r.destinations} destination(s)` };
+    },
+  },
+  {
+    path: ['catalog', 'import'],
+    summary: 'add product ids from a CSV with an id (or product_id, content_id) column to the catalog',
+    needs: 'postgres',
+    flags: { ...PROJECT, file: { type: 'string', required: true, description: 'CSV file' } },
+    run: async (deps, f) => {
+      const r = await importCatalog(deps, str(f, 'project'), str(f, 'file'));
+      return { json: r, text: `${r.rows} rows, ${r.added} new product ids` };
+    },
+  },
+  {
+    path: ['catalog', 'match-rate'],
+    summary: 'share of product ids sent to Meta that the catalog holds (recommended: 90 % or more)',
+    needs: 'postgres',
+    flags: { ...PROJECT },
+    run: async (deps, f) => {
+      const r = await catalogMatchRate(deps, str(f, 'project'));
+      const pct = r.rate === null ? 'n/a' : `${(r.rate * 100).toFixed(1)} %`;
+      return {
+        json: { forwarded: r.forwarded, matched: r.matched, rate: r.rate, meets_recommendation: r.meetsRecommendation },
+        text: `${pct} (${r.matched} of ${r.forwarded} forwarded product ids in the catalog; recommended >= 90 %)`,
+      };
+    },
+  },
+];

@@ -1,0 +1,49 @@
+// `uninstalls set-credentials` stores a project's FCM service account or APNs key (sealed under
+// SECRETS_KEY) for uninstall tracking; `uninstalls run` runs today's pass now (the worker's cron
+// does it daily), printing its tally.
+import { readFile } from 'node:fs/promises';
+import { InputError } from '../domain/projects/input-error.ts';
+import { projectSenders } from '../domain/uninstalls/project-senders.ts';
+import { runUninstallPass } from '../domain/uninstalls/run-uninstall-pass.ts';
+import { setPushCredentials } from '../domain/uninstalls/set-push-credentials.ts';
+import type { CommandSpec } from './commands.ts';
+
+export const UNINSTALL_COMMANDS: CommandSpec[] = [
+  {
+    path: ['uninstalls', 'set-credentials'],
+    summary: 'store FCM (service account JSON) or APNs (key_id, team_id, bundle_id, private_key JSON) credentials',
+    needs: 'postgres',
+    flags: {
+      project: { type: 'string', required: true, description: 'project id' },
+      provider: { type: 'string', required: true, description: 'FCM or APNS' },
+      file: { type: 'string', required: true, description: 'credentials JSON file' },
+    },
+    run: async (deps, f) => {
+      const provider = String(f.provider).toUpperCase();
+      if (provider !== 'FCM' && provider !== 'APNS') {
+        throw new InputError('--provider must be FCM or APNS');
+      }
+      let raw: unknown;
+      try {
+        raw = JSON.parse(await readFile(String(f.file), 'utf8'));
+      } catch {
+        throw new InputError(`--file: cannot read JSON from '${String(f.file)}'`);
+      }
+      await setPushCredentials(deps, String(f.project), provider, raw);
+      return { json: { provider, stored: true }, text: `${provider} credentials stored (encrypted)` };
+    },
+  },
+  {
+    path: ['uninstalls', 'run'],
+    summary: "run today's uninstall-tracking pass now (silent pushes to installs with a push token)",
+    needs: 'postgres',
+    flags: {},
+    run: async (deps) => {
+      const t = await runUninstallPass({ ...deps, now: Date.now }, projectSenders(deps));
+      return {
+        json: t,
+        text: `${t.targets} targets: ${t.delivered} delivered, ${t.unregistered} unregistered, ${t.errors} errors, ${t.skipped} skipped, ${t.uninstalled} new uninstalls in ${t.ms} ms`,
+      };
+    },
+  },
+];

@@ -1,0 +1,74 @@
+// Network resolvers turn a network's own signal on the install (Meta install referrer, Apple Search
+// Ads token) into a claim on one of our campaigns. They run in the platform's order (Meta first on
+// Android, ASA first on iOS) and the first claim wins.
+//
+// Attribution never fails because a network is down: a resolver error is logged and counts as "no
+// claim". The one exception is a NetworkUnavailableError (5xx, 429, timeout, connection refused):
+// it is passed up, and the attribution job retries (RetryLaterError), at most
+// NETWORK_RETRY_LIMIT times per install and network. The next failure decides without the claim.
+// The count lives in the cache (Redis in service mode), so it holds across workers and
+// re-enqueues; if the cache itself fails, no retry is spent and the install is decided.
+import type { Deps } from '../../deps.ts';
+import type { InstallRecord } from '../../store/postgres/installs.ts';
+import type { Cache } from '../../store/redis/cache.ts';
+import type { NetworkClaim } from './types.ts';
+
+export interface NetworkResolver {
+  method: 'meta_referrer' | 'apple_search_ads';
+  resolve(input: { projectId: string; install: InstallRecord }): Promise<NetworkClaim | null>;
+}
+
+/** The network could not answer now; another attempt later may get the claim. */
+export class NetworkUnavailableError extends Error {}
+
+/** Retries per install and network; with the attribution queue's backoff they span ~8 s. */
+export const NETWORK_RETRY_LIMIT = 4;
+const RETRY_COUNT_TTL_SECONDS = 24 * 3600;
+
+const FIRST_ON: Record<NetworkResolver['method'], string> = { meta_referrer: 'ANDROID', apple_search_ads: 'IOS' };
+
+function inPlatformOrder(resolvers: NetworkResolver[], platform: string): NetworkResolver[] {
+  const own = resolvers.filter((r) => FIRST_ON[r.method] === platform);
+  return [...own, ...resolvers.filter((r) => !own.includes(r))];
+}
+
+/** Counts one more failed attempt; true while retries remain. */
+async function spendRetry(cache: Cache, install: InstallRecord, method: string): Promise<boolean> {
+  const key = `network-retry:${install.projectId}:${install.installInstanceId}:${method}`;
+  try {
+    const used = Number((await cache.get(key)) ?? '0') + 1;
+    await cache.set(key, String(used), RETRY_COUNT_TTL_SECONDS);
+    return used <= NETWORK_RETRY_LIMIT;
+  } catch {
+    return false;
+  }
+}
+
+export async function resolveNetworkClaim(
+  deps: Pick<Deps, 'log' | 'cache'>,
+  resolvers: NetworkResolver[],
+  install: InstallRecord,
+): Promise<NetworkClaim | null> {
+  for (const resolver of inPlatformOrder(resolvers, install.platform)) {
+    try {
+      const claim = await resolver.resolve({ projectId: install.projectId, install });
+      if (claim) {
+        return claim;
+      }
+    } catch (err) {
+      if (err instanceof NetworkUnavailableError && (await spendRetry(deps.cache, install, resolver.method))) {
+        throw err;
+      }
+      deps.log.warn(
+        {
+          method: resolver.method,
+          projectId: install.projectId,
+          installInstanceId: install.installInstanceId,
+          err: String(err),
+        },
+        'network resolver failed; deciding without its claim',
+      );
+    }
+  }
+  return null;
+}

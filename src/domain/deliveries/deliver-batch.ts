@@ -1,0 +1,133 @@
+// The delivery job's work for one (project, destination): claim due rows (up to Meta's 1,000
+// events per request; webhooks one request per row), drop Meta events past its 7-day limit as
+// stale instead of letting them fail the batch, send, and record the outcome of every row and a
+// log row per attempt. A batch that may succeed later returns `retry`; the job then throws so the
+// queue retries it with backoff (rows carry the same backoff, and past MAX_ATTEMPTS go dead).
+import type { Deps } from '../../deps.ts';
+import { QUEUES, queueOptions } from '../../queue/names.ts';
+import {
+  claimDueDeliveries,
+  type Delivery,
+  finishDeliveries,
+  retryDeliveries,
+} from '../../store/postgres/deliveries.ts';
+import { logAttempt } from './log-attempt.ts';
+import { META_DESTINATION } from './queue-deliveries.ts';
+import type { AttemptResult } from './send-attempt.ts';
+import { sendMetaBatch } from './send-meta-batch.ts';
+import { sendWebhook } from './send-webhook.ts';
+
+export const META_BATCH_LIMIT = 1000;
+const WEBHOOK_BATCH_LIMIT = 50;
+/** Meta rejects a whole request holding an event older than 7 days; keep a minute of margin. */
+export const META_MAX_AGE_MS = 7 * 24 * 3600 * 1000 - 60_000;
+const LEASE_MS = 60_000;
+
+export type DeliverDeps = Pick<Deps, 'sql' | 'ch' | 'config' | 'now' | 'log'>;
+export type DeliverJob = { projectId: string; destination: string };
+export type BatchOutcome = { claimed: number; sent: number; stale: number; dead: number; retry: boolean };
+
+export const maxAttempts = (): number => queueOptions(QUEUES.deliveries).attempts;
+const backoffMs = (attempts: number): number => queueOptions(QUEUES.deliveries).backoffMs * 2 ** attempts;
+
+async function record(
+  deps: DeliverDeps,
+  job: DeliverJob,
+  rows: Delivery[],
+  r: AttemptResult,
+  startedAtMs: number,
+): Promise<{ sent: number; dead: number; retry: boolean }> {
+  const ids = rows.map((d) => d.id);
+  const now = new Date(deps.now());
+  let dead = 0;
+  if (r.outcome === 'sent') {
+    await finishDeliveries(deps.sql, ids, 'sent', null, now);
+  } else if (r.outcome === 'dead') {
+    await finishDeliveries(deps.sql, ids, 'dead', `HTTP ${r.httpStatus}: ${r.summary}`, now);
+    dead = ids.length;
+  } else {
+    const attempts = Math.min(...rows.map((d) => d.attempts));
+    const reason = r.httpStatus ? `HTTP ${r.httpStatus}: ${r.summary}` : r.summary;
+    const nextAt = new Date(now.getTime() + backoffMs(attempts));
+    dead = await retryDeliveries(deps.sql, ids, { reason, nextAt, maxAttempts: maxAttempts(), now });
+  }
+  const outcome = r.outcome === 'retry' && dead === ids.length ? 'dead' : r.outcome;
+  await logAttempt(deps, {
+    projectId: job.projectId,
+    destination: job.destination,
+    startedAtMs,
+    outcome,
+    httpStatus: r.httpStatus,
+    deliveryIds: ids,
+    latencyMs: r.latencyMs,
+    response: r.summary,
+  });
+  return {
+    sent: r.outcome === 'sent' ? ids.length : 0,
+    dead,
+    retry: r.outcome === 'retry' && dead < ids.length,
+  };
+}
+
+async function dropStale(deps: DeliverDeps, job: DeliverJob, rows: Delivery[], nowMs: number): Promise<Delivery[]> {
+  const stale = rows.filter((d) => nowMs - d.eventTime.getTime() > META_MAX_AGE_MS);
+  if (stale.length === 0) {
+    return rows;
+  }
+  const ids = stale.map((d) => d.id);
+  await finishDeliveries(deps.sql, ids, 'stale', "older than the network's 7-day limit", new Date(nowMs));
+  await logAttempt(deps, {
+    projectId: job.projectId,
+    destination: job.destination,
+    startedAtMs: nowMs,
+    outcome: 'stale',
+    httpStatus: 0,
+    deliveryIds: ids,
+    latencyMs: 0,
+    response: "not sent: older than the network's 7-day limit",
+  });
+  return rows.filter((d) => !ids.includes(d.id));
+}
+
+async function deliverMeta(deps: DeliverDeps, job: DeliverJob, rows: Delivery[]): Promise<BatchOutcome> {
+  const startedAtMs = deps.now();
+  const fresh = await dropStale(deps, job, rows, startedAtMs);
+  const out: BatchOutcome = { claimed: rows.length, sent: 0, stale: rows.length - fresh.length, dead: 0, retry: false };
+  if (fresh.length === 0) {
+    return out;
+  }
+  const result = await sendMetaBatch(deps, job.projectId, fresh);
+  if (!result) {
+    // Connection removed or switched off while rows waited: they stay pending until it is back.
+    return out;
+  }
+  return { ...out, ...(await record(deps, job, fresh, result, startedAtMs)) };
+}
+
+async function deliverWebhooks(deps: DeliverDeps, job: DeliverJob, rows: Delivery[]): Promise<BatchOutcome> {
+  const out: BatchOutcome = { claimed: rows.length, sent: 0, stale: 0, dead: 0, retry: false };
+  for (const row of rows) {
+    const startedAtMs = deps.now();
+    const result = await sendWebhook(deps, job.destination, row, startedAtMs);
+    const r = await record(deps, job, [row], result, startedAtMs);
+    out.sent += r.sent;
+    out.dead += r.dead;
+    out.retry ||= r.retry;
+  }
+  return out;
+}
+
+export async function deliverBatch(deps: DeliverDeps, job: DeliverJob): Promise<BatchOutcome> {
+  const isMeta = job.destination === META_DESTINATION;
+  const rows = await claimDueDeliveries(deps.sql, {
+    projectId: job.projectId,
+    destination: job.destination,
+    now: new Date(deps.now()),
+    limit: isMeta ? META_BATCH_LIMIT : WEBHOOK_BATCH_LIMIT,
+    leaseMs: LEASE_MS,
+  });
+  if (rows.length === 0) {
+    return { claimed: 0, sent: 0, stale: 0, dead: 0, retry: false };
+  }
+  return isMeta ? deliverMeta(deps, job, rows) : deliverWebhooks(deps, job, rows);
+}

@@ -1,0 +1,49 @@
+// One HTTP attempt of a delivery, classified the way every outgoing delivery retries:
+// 2xx sent; 5xx, 429, a timeout or a network failure retried later; any other 4xx never retried
+// (the request itself is wrong); a redirect is not followed and not retried (misconfiguration).
+import { HttpCallError, postText } from '../../lib/http-client.ts';
+
+export type AttemptOutcome = 'sent' | 'retry' | 'dead';
+export type AttemptResult = { outcome: AttemptOutcome; httpStatus: number; latencyMs: number; summary: string };
+
+const SUMMARY_MAX = 500;
+export const RESPONSE_MAX_BYTES = 64 * 1024;
+
+export const summarize = (s: string): string => (s.length > SUMMARY_MAX ? `${s.slice(0, SUMMARY_MAX - 1)}…` : s);
+
+export function classifyStatus(status: number): AttemptOutcome {
+  if (status >= 200 && status < 300) {
+    return 'sent';
+  }
+  return status >= 500 || status === 429 || status === 408 ? 'retry' : 'dead';
+}
+
+/** POSTs JSON; `accept` may turn a 2xx with an unexpected answer into a retry. */
+export async function sendAttempt(
+  url: string,
+  body: string,
+  opts: { timeoutMs: number; headers?: Record<string, string>; accept?: (body: string) => string | undefined },
+): Promise<AttemptResult> {
+  const started = performance.now();
+  const latency = () => Math.round(performance.now() - started);
+  try {
+    const res = await postText(url, body, {
+      contentType: 'application/json',
+      timeoutMs: opts.timeoutMs,
+      maxBytes: RESPONSE_MAX_BYTES,
+      headers: opts.headers,
+    });
+    const outcome = classifyStatus(res.status);
+    const problem = outcome === 'sent' ? opts.accept?.(res.body) : undefined;
+    return {
+      outcome: problem ? 'retry' : outcome,
+      httpStatus: res.status,
+      latencyMs: latency(),
+      summary: summarize(problem ?? res.body),
+    };
+  } catch (err) {
+    const e = err instanceof HttpCallError ? err : new HttpCallError('network', String(err));
+    const outcome: AttemptOutcome = e.kind === 'timeout' || e.kind === 'network' ? 'retry' : 'dead';
+    return { outcome, httpStatus: 0, latencyMs: latency(), summary: summarize(`${e.kind}: ${e.message}`) };
+  }
+}

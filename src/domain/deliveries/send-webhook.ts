@@ -1,0 +1,39 @@
+// One webhook POST, signed: `x-signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>`
+// (the timestamp lets the receiver refuse replays). `x-delivery-id` is stable across retries so
+// the receiver can drop a repeat. 5 s for the exchange (product notes: answer within 5 s).
+import { createHmac } from 'node:crypto';
+import type { Deps } from '../../deps.ts';
+import { decryptSecret, loadSecretsKey } from '../../lib/secrets.ts';
+import { findWebhook } from '../../store/postgres/connections.ts';
+import type { Delivery } from '../../store/postgres/deliveries.ts';
+import { type AttemptResult, sendAttempt } from './send-attempt.ts';
+
+export const WEBHOOK_TIMEOUT_MS = 5000;
+
+export const webhookSecretContext = (projectId: string, url: string): string =>
+  `webhooks.secret_enc:${projectId}:${url}`;
+
+export function signWebhook(secret: string, timestampS: number, body: string): string {
+  const mac = createHmac('sha256', secret).update(`${timestampS}.${body}`).digest('hex');
+  return `t=${timestampS},v1=${mac}`;
+}
+
+export async function sendWebhook(
+  deps: Pick<Deps, 'sql' | 'config'>,
+  destination: string,
+  row: Delivery,
+  nowMs: number,
+): Promise<AttemptResult> {
+  const hook = await findWebhook(deps.sql, destination.slice('webhook:'.length));
+  if (!hook || hook.projectId !== row.projectId) {
+    return { outcome: 'dead', httpStatus: 0, latencyMs: 0, summary: 'webhook removed or inactive' };
+  }
+  const secret = decryptSecret(
+    await loadSecretsKey(deps.config),
+    hook.secretEnc,
+    webhookSecretContext(hook.projectId, hook.url),
+  );
+  const body = JSON.stringify(row.payload);
+  const headers = { 'x-signature': signWebhook(secret, Math.floor(nowMs / 1000), body), 'x-delivery-id': row.id };
+  return sendAttempt(hook.url, body, { timeoutMs: WEBHOOK_TIMEOUT_MS, headers });
+}

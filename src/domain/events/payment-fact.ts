@@ -1,0 +1,41 @@
+// The `payments` fact row (clickhouse/migrations/0006_create_payments.sql). A capture is sign 1; a
+// removal repeats the capture's amount, time, day and payment_row with sign -1, so
+// sum(amount * sign) nets out in every window. Attribution columns are filled by the writer
+// (enrichInstall), from the same install for both rows.
+import { formatChTime, localDay } from '../../lib/time.ts';
+import type { Project } from '../../store/postgres/projects.ts';
+
+export type PaymentFact = {
+  factId: string;
+  paymentRow: string;
+  paymentId: string | null;
+  userId: string;
+  installInstanceId: string;
+  platform: string;
+  type: string;
+  status: string;
+  amount: string;
+  sign: 1 | -1;
+  capturedAtMs: number;
+  recordedAtMs: number;
+};
+
+export function paymentFactRow(project: Project, f: PaymentFact): Record<string, unknown> {
+  return {
+    event_id: f.factId,
+    project_id: project.id,
+    install_instance_id: f.installInstanceId,
+    user_id: f.userId,
+    payment_id: f.paymentId ?? '',
+    payment_row: f.paymentRow,
+    type: f.type,
+    status: f.status,
+    amount: f.amount,
+    sign: f.sign,
+    ts: formatChTime(f.capturedAtMs),
+    recorded_at: formatChTime(f.recordedAtMs),
+    project_tz: project.timezone,
+    day: localDay(f.capturedAtMs, project.timezone),
+    platform: f.platform,
+  };
+}

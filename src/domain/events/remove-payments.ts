@@ -1,0 +1,55 @@
+// remove-captured-payment: a refund. With a payment_id, that payment of the project (and of the
+// user, when user_id is given too); with only a user_id, every payment of the user. Each payment
+// removed gets removed_at and a correcting `payments` fact: sign -1, the same amount, type, status,
+// payment_row, and the capture's time and day (recorded_at is now), so revenue nets to zero in
+// every window. Only payments not removed yet are touched: a repeated call removes nothing more.
+import type { Deps } from '../../deps.ts';
+import { randomCode } from '../../lib/ids.ts';
+import { trimDecimal } from '../../lib/money.ts';
+import { insertOutboxRows, type OutboxRow } from '../../store/postgres/fact-outbox.ts';
+import { markPaymentsRemoved, type RemovedPayment } from '../../store/postgres/payments.ts';
+import { asSql } from '../../store/postgres/pool.ts';
+import type { Project } from '../../store/postgres/projects.ts';
+import { paymentFactRow } from './payment-fact.ts';
+
+export type RemovePaymentsInput = { paymentId: string | null; userId: string | null };
+
+// Keeps each multi-row outbox insert well under Postgres's 65535 bind parameters.
+const OUTBOX_CHUNK = 1000;
+
+function correction(project: Project, p: RemovedPayment, now: number): OutboxRow {
+  const factId = `pay_${randomCode(20)}`;
+  const row = paymentFactRow(project, {
+    factId,
+    paymentRow: p.id,
+    paymentId: p.paymentId,
+    userId: p.userId,
+    installInstanceId: p.installInstanceId,
+    platform: p.platform,
+    type: p.type,
+    status: p.status,
+    amount: trimDecimal(p.amount),
+    sign: -1,
+    capturedAtMs: p.capturedAt.getTime(),
+    recordedAtMs: now,
+  });
+  return { table: 'payments', factId, projectId: project.id, row, enrichInstall: p.installInstanceId };
+}
+
+/** Returns how many payments were removed (0 when none matched or all were removed already). */
+export async function removePayments(
+  deps: Pick<Deps, 'sql' | 'now'>,
+  project: Project,
+  input: RemovePaymentsInput,
+): Promise<number> {
+  const now = deps.now();
+  return deps.sql.begin(async (txh) => {
+    const tx = asSql(txh);
+    const removed = await markPaymentsRemoved(tx, project.id, input, new Date(now));
+    const rows = removed.map((p) => correction(project, p, now));
+    for (let i = 0; i < rows.length; i += OUTBOX_CHUNK) {
+      await insertOutboxRows(tx, rows.slice(i, i + OUTBOX_CHUNK));
+    }
+    return removed.length;
+  });
+}

@@ -1,0 +1,35 @@
+// Rules 1 and 3: events and payments count only for users registered through trigger, i.e. users
+// with an app_users row (customer-user-id ties an install to a user id without registering it).
+//  - The user: the body's user_id (iOS 4.x sends it), else the user tied to the request's install
+//    (Android 3.8 and iOS <= 3.10 send none; trigger ties the install to the user).
+//  - The install the fact belongs to (its attribution is the fact's): the request's install when it
+//    is tied to that user, else the install the user registered through (a user_id sent from an
+//    install never tied to it, or a server-side call naming no install), so revenue goes to the
+//    campaign that brought the user.
+import type { Deps } from '../../deps.ts';
+import { findRegistration } from '../../store/postgres/installs.ts';
+
+export type RegisteredUser = { userId: string; installInstanceId: string; platform: string };
+
+export async function resolveRegisteredUser(
+  deps: Pick<Deps, 'sql'>,
+  projectId: string,
+  asked: { installInstanceId: string | null; userId: string | null; platform: string },
+): Promise<RegisteredUser | undefined> {
+  const r = await findRegistration(deps.sql, projectId, asked.installInstanceId, asked.userId);
+  if (!r.user) {
+    return undefined;
+  }
+  if (asked.installInstanceId !== null && r.install && r.install.userId === r.user.userId) {
+    return {
+      userId: r.user.userId,
+      installInstanceId: asked.installInstanceId,
+      platform: r.install.platform || asked.platform,
+    };
+  }
+  return {
+    userId: r.user.userId,
+    installInstanceId: r.user.installInstanceId,
+    platform: r.user.platform || asked.platform,
+  };
+}

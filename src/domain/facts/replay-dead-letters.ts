@@ -1,0 +1,82 @@
+// `facts replay-dead-letters`: puts refused facts (fixed by the operator in fact_dead_letters.row,
+// or refused for a reason that has since gone) back on their way to ClickHouse. Only Postgres is
+// touched, so it runs beside a live server in both modes: each chunk of dead letters is written
+// back to the outbox as a retry batch that is due at once, and marked replayed, in one
+// transaction. The fact writer treats such a batch like any retry: it first asks ClickHouse which
+// of its fact ids are already stored and inserts only the others (with a token derived from the
+// fact ids), so a fact replayed twice, or one that did land, is never counted twice. A row that is
+// refused again becomes a new dead letter with the new reason.
+import type { PgDeps } from '../../deps.ts';
+import {
+  countDeadLetters,
+  type DeadLetter,
+  lockDeadLettersForReplay,
+  markReplayed,
+  maxDeadLetterId,
+} from '../../store/postgres/fact-dead-letters.ts';
+import { insertRetryBatch } from '../../store/postgres/fact-outbox.ts';
+import { asSql } from '../../store/postgres/pool.ts';
+import { InputError } from '../projects/input-error.ts';
+import { optionalFactTable, positiveIntFlag } from './fact-flags.ts';
+import { FLUSH_BATCH_ROWS } from './flush-facts.ts';
+import { FACT_TABLES } from './tables.ts';
+
+export type ReplayResult = { replayed: number; batches: number; byTable: Record<string, number> };
+
+async function replayChunk(deps: PgDeps, filter: Parameters<typeof lockDeadLettersForReplay>[1]) {
+  return deps.sql.begin(async (txh) => {
+    const tx = asSql(txh);
+    const rows = await lockDeadLettersForReplay(tx, filter, FLUSH_BATCH_ROWS);
+    const byTable = new Map<string, DeadLetter[]>();
+    for (const r of rows) {
+      byTable.set(r.table, [...(byTable.get(r.table) ?? []), r]);
+    }
+    for (const [table, list] of byTable) {
+      await insertRetryBatch(
+        tx,
+        table,
+        list.map((d) => ({ table, factId: d.factId, projectId: d.projectId, row: d.row })),
+      );
+    }
+    await markReplayed(
+      tx,
+      rows.map((r) => r.id),
+    );
+    return { rows, batches: byTable.size };
+  });
+}
+
+export async function replayDeadLetters(
+  deps: PgDeps,
+  opts: { table?: string; id?: string },
+  progress: (line: string) => void = () => {},
+): Promise<ReplayResult> {
+  const table = optionalFactTable(opts.table);
+  const id = positiveIntFlag('id', opts.id)?.toString();
+  const total = (await countDeadLetters(deps.sql, { table })).reduce((n, c) => n + c.pending, 0);
+  const maxId = await maxDeadLetterId(deps.sql);
+  const result: ReplayResult = { replayed: 0, batches: 0, byTable: {} };
+  let afterId = '0';
+  for (;;) {
+    const chunk = await replayChunk(deps, { table, id, tables: FACT_TABLES, afterId, maxId });
+    const last = chunk.rows.at(-1);
+    if (!last) {
+      break;
+    }
+    afterId = last.id;
+    result.replayed += chunk.rows.length;
+    result.batches += chunk.batches;
+    for (const r of chunk.rows) {
+      result.byTable[r.table] = (result.byTable[r.table] ?? 0) + 1;
+    }
+    if (total > FLUSH_BATCH_ROWS) {
+      progress(`replayed ${result.replayed} of ${total} dead letters`);
+    }
+  }
+  if (id !== undefined && result.replayed === 0) {
+    throw new InputError(
+      `no pending dead letter with id ${id}${table ? ` in ${table}` : ''} (see: facts dead-letters)`,
+    );
+  }
+  return result;
+}

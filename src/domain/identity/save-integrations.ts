@@ -1,0 +1,23 @@
+// integrations: third-party ids (in practice {clevertap_id}) merged into the install's
+// integration_info; a key sent again replaces its value. The merged map holds at most
+// MAX_INTEGRATION_KEYS keys. An unknown install is a 400 (as attribution-data).
+import type { Deps } from '../../deps.ts';
+import { ApiError } from '../../http/errors.ts';
+import { MSG } from '../../http/messages.ts';
+import { findInstall, mergeIntegrationInfo } from '../../store/postgres/installs.ts';
+import type { Project } from '../../store/postgres/projects.ts';
+
+export const MAX_INTEGRATION_KEYS = 100;
+
+export async function saveIntegrations(
+  deps: Pick<Deps, 'sql'>,
+  project: Project,
+  input: { installInstanceId: string; integrationInfo: Record<string, string> },
+): Promise<void> {
+  const { installInstanceId, integrationInfo } = input;
+  if (await mergeIntegrationInfo(deps.sql, project.id, installInstanceId, integrationInfo, MAX_INTEGRATION_KEYS)) {
+    return;
+  }
+  const install = await findInstall(deps.sql, project.id, installInstanceId);
+  throw new ApiError(400, install ? MSG.integrationInfoTooManyKeys : MSG.installNotFound);
+}

@@ -1,0 +1,210 @@
+// GET /api/v1/reporting/campaigns: the project's campaigns with their metrics for a window.
+//  1. Postgres: live campaigns matching active / network / meta_account_id / search (dates and
+//     platform never drop a campaign: one created after `to` is listed with zeros).
+//  2. One ClickHouse query: window totals of every campaign of the project (campaign_daily).
+//  3. Sort in TypeScript over computed values (sort.ts), then page.
+//  4. For the page's campaigns only: the drill-down (page-details.ts), active users, activity.
+// Platform filter: every metric counts only facts of that platform. Spend rows usually carry no
+// platform; they count under a platform filter only for a campaign whose store listings are all
+// on that platform (README "Reporting").
+import type { Deps } from '../../deps.ts';
+import type { Cutoffs } from '../../store/clickhouse/report-levels.ts';
+import {
+  type CounterRow,
+  type ReportScope,
+  selectActivity,
+  selectCampaignTotals,
+  selectKnownEventNames,
+} from '../../store/clickhouse/reporting.ts';
+import type { Project } from '../../store/postgres/projects.ts';
+import {
+  findReportNetworkAccounts,
+  listReportCampaigns,
+  type ReportCampaignRecord,
+} from '../../store/postgres/report-campaigns.ts';
+import { listingsOfCampaigns, type StoreListing } from '../../store/postgres/store-listings.ts';
+import { displayIdFromLink } from '../campaigns/parse-link.ts';
+import { COHORT_DAYS, cohortCutoff, zeroCohortCounts, zeroDaywise } from './cohorts.ts';
+import { addDecimal } from './decimal.ts';
+import { isIosOnly, type SortValues, sortValues, type Totals, zeroTotals } from './metrics.ts';
+import { loadPageDetails } from './page-details.ts';
+import type { ReportInput } from './report-input.ts';
+import type { CampaignReport, CampaignReportRow } from './report-types.ts';
+import { containsPattern, looksLikeLink } from './search.ts';
+import { compareForReport } from './sort.ts';
+import { addDays, minDay, projectToday, reportWindow } from './window.ts';
+
+type ReportDeps = Pick<Deps, 'sql' | 'ch' | 'config' | 'now'>;
+
+async function findCampaigns(deps: ReportDeps, project: Project, input: ReportInput) {
+  if (input.search?.includes('\0')) {
+    return []; // no campaign text can hold NUL (Postgres text), so nothing matches
+  }
+  const searchDisplayId =
+    input.search && looksLikeLink(input.search)
+      ? ((await displayIdFromLink(deps, project.id, input.search)) ?? null)
+      : null;
+  return listReportCampaigns(deps.sql, project.id, {
+    active: input.active,
+    network: input.network,
+    networkAccountId: input.metaAccountId,
+    searchPattern: input.search === null ? null : containsPattern(input.search),
+    searchDisplayId,
+    publicUrl: deps.config.publicUrl,
+  });
+}
+
+/** Spend without a platform counts under a platform filter only when every listing is on it. */
+function unplatformedSpendCounts(platform: string, listings: StoreListing[]): boolean {
+  return platform === '' || (listings.length > 0 && listings.every((l) => l.platform === platform));
+}
+
+function totalsOf(r: CounterRow, spendCounts: boolean): Totals {
+  return {
+    clicks: r.clicks,
+    installs: r.installs,
+    reinstalls: r.reinstalls,
+    reengagements: r.reengagements,
+    signups: r.signups,
+    uninstalls: r.uninstalls,
+    suspiciousInstalls: r.suspiciousInstalls,
+    clickThrough: r.clickThrough,
+    viewThrough: r.viewThrough,
+    revenueEvents: r.revenueEvents,
+    revenue: r.revenue,
+    spend: spendCounts ? addDecimal(r.spendPlatformed, r.spendUnplatformed) : r.spendPlatformed,
+  };
+}
+
+/** The displayed names: the asked ones the project has recorded (in asked order), else all recorded. */
+function displayed(asked: string[] | null, known: string[]): string[] {
+  if (asked === null) {
+    return [...known].sort();
+  }
+  const k = new Set(known);
+  return asked.filter((n) => k.has(n));
+}
+
+type Ranked = {
+  c: ReportCampaignRecord;
+  ls: StoreListing[];
+  ios: boolean;
+  android: boolean;
+  iosOnly: boolean;
+  totals: Totals;
+  values: SortValues;
+  spendCounts: boolean;
+};
+
+/** Steps 1-3: the matching campaigns with their window totals, in report order. */
+async function rankCampaigns(deps: ReportDeps, project: Project, input: ReportInput, scope: ReportScope) {
+  const campaigns = await findCampaigns(deps, project, input);
+  const listings = await listingsOfCampaigns(
+    deps.sql,
+    campaigns.map((c) => c.id),
+  );
+  const counters = new Map((await selectCampaignTotals(deps.ch, scope)).map((r) => [r.campaignId, r]));
+  const ranked: Ranked[] = campaigns.map((c) => {
+    const ls = listings.get(c.id) ?? [];
+    const ios = ls.some((l) => l.platform === 'IOS');
+    const android = ls.some((l) => l.platform === 'ANDROID');
+    const iosOnly = isIosOnly({ ios, android });
+    const spendCounts = unplatformedSpendCounts(scope.platform, ls);
+    const counter = counters.get(c.id);
+    const totals = counter ? totalsOf(counter, spendCounts) : zeroTotals();
+    const values = sortValues(totals, input.view, c.createdAt, iosOnly);
+    return { c, ls, ios, android, iosOnly, totals, values, spendCounts };
+  });
+  const compare = compareForReport(input.sortField, input.sortOrder);
+  return ranked.sort((a, b) =>
+    compare(
+      { id: a.c.id, createdAt: a.c.createdAt, values: a.values },
+      { id: b.c.id, createdAt: b.c.createdAt, values: b.values },
+    ),
+  );
+}
+
+/** active_users over the X days ending at `to` (or today, when earlier); activity over the last X days. */
+async function pageActivity(deps: ReportDeps, scope: ReportScope, today: string, days: number, ids: number[]) {
+  const activeTo = minDay(scope.to, today);
+  const rows = await selectActivity(
+    deps.ch,
+    {
+      projectId: scope.projectId,
+      platform: scope.platform,
+      activeFrom: addDays(activeTo, 1 - days),
+      activeTo,
+      activityFrom: addDays(today, 1 - days),
+      activityTo: today,
+    },
+    ids,
+  );
+  return new Map(rows.map((r) => [r.campaignId, r]));
+}
+
+export async function buildCampaignReport(
+  deps: ReportDeps,
+  project: Project,
+  input: ReportInput,
+): Promise<CampaignReport> {
+  const today = projectToday(deps.now(), project.timezone);
+  const scope: ReportScope = {
+    projectId: project.id,
+    ...reportWindow(input.from, input.to),
+    platform: input.platform ?? '',
+  };
+  const ranked = await rankCampaigns(deps, project, input, scope);
+  const page = ranked.slice((input.page - 1) * input.limit, input.page * input.limit);
+  const ids = page.map((r) => r.c.id);
+  const spendCounts = new Map(page.map((r) => [r.c.id, r.spendCounts]));
+
+  const known = await selectKnownEventNames(deps.ch, project.id);
+  const eventNames = displayed(input.events, known.events);
+  const paymentTypes = displayed(input.paymentEvents, known.payments);
+  const cutoffs = Object.fromEntries(COHORT_DAYS.map((n) => [n, cohortCutoff(scope, today, n)])) as Cutoffs;
+  const details = await loadPageDetails(deps, {
+    scope: { ...scope, ids },
+    cutoffs,
+    eventNames,
+    paymentTypes,
+    totalsOf: (r) => totalsOf(r, spendCounts.get(r.campaignId) ?? false),
+    visible: (r) => r.platformRows > 0 || (r.blankRows > 0 && (spendCounts.get(r.campaignId) ?? false)),
+  });
+  const activity = await pageActivity(deps, scope, today, input.activeUsersDays, ids);
+  const accountIds = page.flatMap((r) => (r.c.networkAccountId === null ? [] : [r.c.networkAccountId]));
+  const accounts = await findReportNetworkAccounts(deps.sql, project.id, accountIds);
+  const rows: CampaignReportRow[] = page.map((r) => {
+    const d = details.campaign.get(r.c.id);
+    return {
+      campaign: r.c,
+      listings: r.ls,
+      networkAccount: r.c.networkAccountId === null ? null : (accounts.get(r.c.networkAccountId) ?? null),
+      ios: r.ios,
+      android: r.android,
+      iosOnly: r.iosOnly,
+      totals: r.totals,
+      events: d?.events ?? new Map(),
+      payments: d?.payments ?? new Map(),
+      cohorts: d?.cohorts ?? zeroCohortCounts(),
+      daywise: d?.daywise ?? zeroDaywise(),
+      activeUsers: activity.get(r.c.id)?.activeUsers ?? 0,
+      activity: activity.get(r.c.id)?.activity ?? 0,
+      adSets: details.adSets.get(r.c.id) ?? [],
+      keywords: details.keywords.get(r.c.id) ?? [],
+    };
+  });
+  return {
+    rows,
+    total: ranked.length,
+    page: input.page,
+    limit: input.limit,
+    pages: Math.ceil(ranked.length / input.limit),
+    view: input.view,
+    displayCurrency: project.displayCurrency,
+    hasDateFilter: input.from !== null || input.to !== null,
+    eventNames,
+    paymentTypes,
+    uniqueNames: new Set(input.uniqueUserEvents),
+    costPerNames: input.costPerEvent === null ? null : new Set(input.costPerEvent),
+  };
+}

@@ -1,0 +1,136 @@
+// Report metrics: the additive counters read from campaign_daily, and the ratios computed from
+// them (never stored, STYLE.md). Ratio definitions (README "Reporting"):
+//   conversion          sign-ups / installs                        (view user_acquisition)
+//                       sign-ups / (reinstalls + reengagements)    (view retargeting)
+//   roas                revenue / spend
+//   cost_per_install    spend / installs
+//   cost_per_reinstall  spend / reinstalls
+//   cost_per_signup     spend / sign-ups
+//   cost_per_<event>    spend / that event's count (payments: net count)
+// A zero denominator makes the ratio undefined, shown as "-" (never Infinity, NaN or a made-up 0).
+import { addDecimal, decimalToNumber } from './decimal.ts';
+import type { ReportView, SortField } from './report-input.ts';
+
+export type Totals = {
+  clicks: number;
+  installs: number;
+  reinstalls: number;
+  reengagements: number;
+  signups: number;
+  /** Always 0 until uninstall tracking writes uninstall facts (campaign_daily.uninstalls). */
+  uninstalls: number;
+  suspiciousInstalls: number;
+  clickThrough: number;
+  viewThrough: number;
+  revenueEvents: number;
+  /** Decimal strings (exact). */
+  revenue: string;
+  spend: string;
+};
+
+export const zeroTotals = (): Totals => ({
+  clicks: 0,
+  installs: 0,
+  reinstalls: 0,
+  reengagements: 0,
+  signups: 0,
+  uninstalls: 0,
+  suspiciousInstalls: 0,
+  clickThrough: 0,
+  viewThrough: 0,
+  revenueEvents: 0,
+  revenue: '0',
+  spend: '0',
+});
+
+export function addTotals(a: Totals, b: Totals): Totals {
+  return {
+    clicks: a.clicks + b.clicks,
+    installs: a.installs + b.installs,
+    reinstalls: a.reinstalls + b.reinstalls,
+    reengagements: a.reengagements + b.reengagements,
+    signups: a.signups + b.signups,
+    uninstalls: a.uninstalls + b.uninstalls,
+    suspiciousInstalls: a.suspiciousInstalls + b.suspiciousInstalls,
+    clickThrough: a.clickThrough + b.clickThrough,
+    viewThrough: a.viewThrough + b.viewThrough,
+    revenueEvents: a.revenueEvents + b.revenueEvents,
+    revenue: addDecimal(a.revenue, b.revenue),
+    spend: addDecimal(a.spend, b.spend),
+  };
+}
+
+/** num / den, or undefined when den is 0. */
+export function ratio(num: number, den: number): number | undefined {
+  return den === 0 ? undefined : num / den;
+}
+
+export function conversion(t: Totals, view: ReportView): number | undefined {
+  return ratio(t.signups, view === 'user_acquisition' ? t.installs : t.reinstalls + t.reengagements);
+}
+
+export const roas = (t: Totals): number | undefined => ratio(decimalToNumber(t.revenue), decimalToNumber(t.spend));
+
+/** spend / count: cost per install, reinstall, sign-up or event. */
+export const costPer = (spend: string, count: number): number | undefined => ratio(decimalToNumber(spend), count);
+
+/**
+ * product-notes "iOS limitations": for a campaign whose only store listing is iOS, these metrics are
+ * shown as "-" (and sort as "-"). conversion and cost_per_signup derive from sign-ups, cost per
+ * custom event from custom events, daywise revenue and classic retention from revenue and retention.
+ */
+export const IOS_HIDDEN = [
+  'revenue',
+  'roas',
+  'cost_per_install',
+  'cost_per_signup',
+  'sign-ups',
+  'conversion',
+  'uninstalls',
+  'suspicious_installs',
+  'retention',
+  'classic_retention',
+  'daywise_revenue',
+  'active_users',
+  'custom_events',
+  'cost_per_custom_events',
+] as const;
+
+export type IosHidden = (typeof IOS_HIDDEN)[number];
+
+export const isIosOnly = (platforms: { ios: boolean; android: boolean }): boolean =>
+  platforms.ios && !platforms.android;
+
+/** The sortable value of a campaign; undefined sorts after every number ("-" goes last). */
+export type SortValues = Record<Exclude<SortField, 'created_at'>, number | undefined> & { created_at: number };
+
+const SORT_HIDDEN_ON_IOS: Partial<Record<SortField, IosHidden>> = {
+  signups: 'sign-ups',
+  revenue: 'revenue',
+  uninstalls: 'uninstalls',
+  conversion: 'conversion',
+  suspicious_installs: 'suspicious_installs',
+  roas: 'roas',
+};
+
+/** The allowlist: each sort_field maps to a computed value, never to SQL. */
+export function sortValues(t: Totals, view: ReportView, createdAt: Date, iosOnly: boolean): SortValues {
+  const values: SortValues = {
+    clicks: t.clicks,
+    installs: t.installs,
+    signups: t.signups,
+    revenue: decimalToNumber(t.revenue),
+    spend: decimalToNumber(t.spend),
+    created_at: createdAt.getTime(),
+    uninstalls: t.uninstalls,
+    conversion: conversion(t, view),
+    suspicious_installs: t.suspiciousInstalls,
+    roas: roas(t),
+  };
+  if (iosOnly) {
+    for (const field of Object.keys(SORT_HIDDEN_ON_IOS) as Exclude<SortField, 'created_at'>[]) {
+      values[field] = undefined;
+    }
+  }
+  return values;
+}

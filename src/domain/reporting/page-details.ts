@@ -1,0 +1,145 @@
+// The drill-down of a report page (its campaigns only): ad sets → creatives and keywords, custom
+// events, payments, retention and daywise revenue at each level. An ad set, creative or keyword is
+// listed when campaign_daily has a row for it in the window on the asked platform (or a spend row
+// without a platform, where such spend counts); nested lists are ordered by installs, then id.
+import type { Deps } from '../../deps.ts';
+import {
+  type Cutoffs,
+  type Level,
+  type PageScope,
+  selectEventLevels,
+  selectPaymentLevels,
+  selectRetentionLevels,
+  selectRevenueCohorts,
+} from '../../store/clickhouse/report-levels.ts';
+import { type CounterRow, selectCampaignBreakdown } from '../../store/clickhouse/reporting.ts';
+import { zeroCohortCounts, zeroDaywise } from './cohorts.ts';
+import { addDecimal } from './decimal.ts';
+import { addTotals, type Totals, zeroTotals } from './metrics.ts';
+import type { AdSetReport, LevelStats, NamedLevel } from './report-types.ts';
+
+type Node = NamedLevel & { level: Level; campaignId: number; adSetId: string };
+
+const key = (level: Level, c: number, a: string, cr: string, k: string) => JSON.stringify([level, c, a, cr, k]);
+
+function emptyNode(level: Level, campaignId: number, adSetId: string, id: string, name: string): Node {
+  return {
+    level,
+    campaignId,
+    adSetId,
+    id,
+    name,
+    totals: zeroTotals(),
+    events: new Map(),
+    payments: new Map(),
+    cohorts: zeroCohortCounts(),
+    daywise: zeroDaywise(),
+  };
+}
+
+/** The level keys a finest-grain row adds into (ids that are '' form no level). */
+function levelsOf(r: { campaignId: number; adSetId: string; creativeId: string; keywordId: string }) {
+  const out: { level: Level; k: string; adSetId: string; id: string }[] = [];
+  const c = r.campaignId;
+  if (r.adSetId) {
+    out.push({ level: 'ad_set', k: key('ad_set', c, r.adSetId, '', ''), adSetId: r.adSetId, id: r.adSetId });
+    if (r.creativeId) {
+      const k = key('creative', c, r.adSetId, r.creativeId, '');
+      out.push({ level: 'creative', k, adSetId: r.adSetId, id: r.creativeId });
+    }
+    if (r.keywordId) {
+      const k = key('ad_set_keyword', c, r.adSetId, '', r.keywordId);
+      out.push({ level: 'ad_set_keyword', k, adSetId: r.adSetId, id: r.keywordId });
+    }
+  }
+  if (r.keywordId) {
+    out.push({ level: 'keyword', k: key('keyword', c, '', '', r.keywordId), adSetId: '', id: r.keywordId });
+  }
+  return out;
+}
+
+export type PageDetails = {
+  campaign: Map<number, Omit<LevelStats, 'totals'>>;
+  adSets: Map<number, AdSetReport[]>;
+  keywords: Map<number, NamedLevel[]>;
+};
+
+export type PageDetailsInput = {
+  scope: PageScope;
+  cutoffs: Cutoffs;
+  eventNames: string[];
+  paymentTypes: string[];
+  /** The totals of a counter row, spend included per the platform rule (campaign-report.ts). */
+  totalsOf: (r: CounterRow) => Totals;
+  /** Whether the row is on the asked platform (or is spend that counts there). */
+  visible: (r: CounterRow) => boolean;
+};
+
+const byInstallsThenId = (a: NamedLevel, b: NamedLevel) =>
+  b.totals.installs - a.totals.installs || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+export async function loadPageDetails(deps: Pick<Deps, 'ch'>, q: PageDetailsInput): Promise<PageDetails> {
+  const nodes = new Map<string, Node>();
+  const campaign = new Map<number, Node>(q.scope.ids.map((id) => [id, emptyNode('campaign', id, '', '', '')]));
+  for (const r of await selectCampaignBreakdown(deps.ch, q.scope, q.scope.ids)) {
+    if (!q.visible(r)) {
+      continue;
+    }
+    const t = q.totalsOf(r);
+    for (const l of levelsOf(r)) {
+      const name = l.level === 'ad_set' ? r.adSetName : l.level === 'creative' ? r.creativeName : r.keywordName;
+      const node = nodes.get(l.k) ?? emptyNode(l.level, r.campaignId, l.adSetId, l.id, name);
+      node.totals = addTotals(node.totals, t);
+      node.name ||= name;
+      nodes.set(l.k, node);
+    }
+  }
+  const find = (r: { level: Level; campaignId: number; adSetId: string; creativeId: string; keywordId: string }) =>
+    r.level === 'campaign'
+      ? campaign.get(r.campaignId)
+      : nodes.get(key(r.level, r.campaignId, r.adSetId, r.creativeId, r.keywordId));
+  for (const r of await selectEventLevels(deps.ch, q.scope, q.eventNames)) {
+    find(r)?.events.set(r.name, { count: r.count, amount: r.amount, users: r.users });
+  }
+  for (const r of await selectPaymentLevels(deps.ch, q.scope, q.paymentTypes)) {
+    find(r)?.payments.set(r.type, { count: r.count, total: r.total, users: r.users });
+  }
+  for (const r of await selectRetentionLevels(deps.ch, q.scope, q.cutoffs)) {
+    const node = find(r);
+    if (node) {
+      node.cohorts = { cohort: r.cohort, rolling: r.rolling, classic: r.classic };
+    }
+  }
+  for (const r of await selectRevenueCohorts(deps.ch, q.scope, q.cutoffs)) {
+    const targets = [campaign.get(r.campaignId), ...levelsOf(r).map((l) => nodes.get(l.k))];
+    for (const node of targets) {
+      if (node) {
+        for (const n of [0, 3, 7, 30] as const) {
+          node.daywise[n] = addDecimal(node.daywise[n], r.revenue[n]);
+        }
+      }
+    }
+  }
+  return assemble(campaign, [...nodes.values()]);
+}
+
+function assemble(campaign: Map<number, Node>, nodes: Node[]): PageDetails {
+  const of = (level: Level, c: number, adSetId?: string) =>
+    nodes
+      .filter((n) => n.level === level && n.campaignId === c && (adSetId === undefined || n.adSetId === adSetId))
+      .sort(byInstallsThenId);
+  const adSets = new Map<number, AdSetReport[]>();
+  const keywords = new Map<number, NamedLevel[]>();
+  for (const c of campaign.keys()) {
+    adSets.set(
+      c,
+      of('ad_set', c).map((a) => ({
+        ...a,
+        creatives: of('creative', c, a.id),
+        keywords: of('ad_set_keyword', c, a.id),
+      })),
+    );
+    keywords.set(c, of('keyword', c));
+  }
+  return { campaign, adSets, keywords };
+}

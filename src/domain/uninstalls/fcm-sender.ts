@@ -1,0 +1,89 @@
+// FCM HTTP v1 sender: a service-account JWT is exchanged for an OAuth2 access token (cached until
+// a minute before it expires), then each token gets one data-only message (FCM v1 has no batch
+// endpoint; the batch's sends run `parallel` at a time over keep-alive connections). Answers:
+// 200 delivered; 404 / UNREGISTERED unregistered; anything else (401, 429, 5xx, network) error.
+// Base URLs come from config only.
+import { signJwt } from './jwt.ts';
+import type { FcmCredentials } from './push-credentials.ts';
+import type { PushResult, PushSender, PushTarget } from './push-sender.ts';
+
+const SCOPE = 'https://www.googleapis.com/auth/firebase.messaging';
+const TIMEOUT_MS = 10_000;
+
+export type FcmUrls = { fcmBaseUrl: string; fcmTokenUrl: string };
+
+export function createFcmSender(creds: FcmCredentials, urls: FcmUrls, parallel = 32): PushSender {
+  let cached: { token: string; until: number } | undefined;
+
+  async function accessToken(): Promise<string> {
+    if (cached && cached.until > Date.now()) {
+      return cached.token;
+    }
+    const iat = Math.floor(Date.now() / 1000);
+    const assertion = signJwt(
+      'RS256',
+      {},
+      { iss: creds.client_email, scope: SCOPE, aud: urls.fcmTokenUrl, iat, exp: iat + 3600 },
+      creds.private_key,
+    );
+    const res = await fetch(urls.fcmTokenUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion }).toString(),
+      redirect: 'error',
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
+    const body = (await res.json().catch(() => ({}))) as { access_token?: string; expires_in?: number };
+    if (!res.ok || typeof body.access_token !== 'string') {
+      throw new Error(`FCM OAuth token request answered ${res.status}`);
+    }
+    cached = { token: body.access_token, until: Date.now() + ((body.expires_in ?? 3600) - 60) * 1000 };
+    return body.access_token;
+  }
+
+  async function sendOne(bearer: string, t: PushTarget): Promise<PushResult> {
+    try {
+      const res = await fetch(`${urls.fcmBaseUrl}/v1/projects/${encodeURIComponent(creds.project_id)}/messages:send`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          message: {
+            token: t.token,
+            data: { lr_uninstall_check: '1' },
+            android: { priority: 'normal' },
+            apns: {
+              headers: { 'apns-push-type': 'background', 'apns-priority': '5' },
+              payload: { aps: { 'content-available': 1 } },
+            },
+          },
+        }),
+        redirect: 'error',
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      });
+      const text = await res.text();
+      if (res.ok) {
+        return 'delivered';
+      }
+      return res.status === 404 || text.includes('UNREGISTERED') ? 'unregistered' : 'error';
+    } catch {
+      return 'error';
+    }
+  }
+
+  return {
+    provider: 'FCM',
+    async send(batch) {
+      const bearer = await accessToken();
+      const out: PushResult[] = new Array(batch.length);
+      let next = 0;
+      const worker = async () => {
+        while (next < batch.length) {
+          const i = next++;
+          out[i] = await sendOne(bearer, batch[i] as PushTarget);
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(parallel, batch.length) }, worker));
+      return out;
+    },
+  };
+}

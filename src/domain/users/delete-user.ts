@@ -1,0 +1,116 @@
+// GDPR deletion (catalog D9; issue: "deletes one user's data from Postgres, the ClickHouse raw
+// tables and every derived table, and the caches, and reports what it removed"). In order:
+// 1. Find the user's installs and winning clicks in Postgres, plus the installs its facts name in
+//    ClickHouse (so a re-run after a failure half-way still finds what is left). An install another
+//    user is tied to now (a shared device) is not the user's and stays.
+// 2. Wait, briefly, for fact-writer batches holding the user's facts: their insert may be landing.
+// 3. Postgres, in one transaction: user, installs, payments, outbox and dead-letter facts.
+// 4. ClickHouse: each table of USER_DATA_TABLES (raw tables and view targets; views never follow
+//    deletes) is counted and, when it holds rows, deleted from with a mutation the call waits for;
+//    counted again, and deleted again if a late insert landed meanwhile.
+// 5. The 24 h attribution-data cache of each install.
+import type { Deps } from '../../deps.ts';
+import {
+  countUserRowsIn,
+  deleteUserRowsIn,
+  findDecisionClickIds,
+  findUserInstallIds,
+  type UserKeys,
+} from '../../store/clickhouse/user-data.ts';
+import { asSql } from '../../store/postgres/pool.ts';
+import type { Project } from '../../store/postgres/projects.ts';
+import {
+  batchesStillClaimed,
+  deleteUserRows,
+  findClaimedUserBatches,
+  findInstallsOfOtherUsers,
+  findUserFootprint,
+  type UserRowsDeleted,
+} from '../../store/postgres/user-data.ts';
+import { USER_DATA_TABLES } from '../facts/tables.ts';
+import { attributionCacheKey } from '../identity/read-attribution.ts';
+
+export type UserDeletion = {
+  userId: string;
+  installIds: string[];
+  postgres: UserRowsDeleted;
+  /** Rows removed per ClickHouse table. */
+  clickhouse: Record<string, number>;
+  /** Rows still matching after the deletes (0 unless facts kept landing). */
+  clickhouseRemaining: number;
+  cacheKeys: number;
+};
+
+type DeleteDeps = Pick<Deps, 'sql' | 'ch' | 'cache' | 'log'>;
+const MAX_ROUNDS = 3;
+const uniq = (xs: string[]) => [...new Set(xs)];
+
+async function findKeys(deps: DeleteDeps, project: Project, userId: string) {
+  const pg = await findUserFootprint(deps.sql, project.id, userId);
+  const named = await findUserInstallIds(deps.ch, project.id, userId);
+  const others = await findInstallsOfOtherUsers(deps.sql, project.id, userId, named);
+  const installIds = uniq([...pg.installIds, ...named.filter((i) => !others.has(i))]);
+  const clickIds = uniq([...pg.clickIds, ...(await findDecisionClickIds(deps.ch, project.id, installIds))]);
+  const keys: UserKeys = { projectId: project.id, userId, installIds, clickIds };
+  return { pg, keys };
+}
+
+async function waitForWriters(deps: DeleteDeps, project: Project, keys: UserKeys, waitMs: number): Promise<void> {
+  const batches = await findClaimedUserBatches(deps.sql, project.id, keys.userId, keys);
+  const until = Date.now() + waitMs;
+  while ((await batchesStillClaimed(deps.sql, batches)) && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function deleteFromClickHouse(deps: DeleteDeps, keys: UserKeys) {
+  const removed: Record<string, number> = {};
+  let remaining = 0;
+  for (const t of USER_DATA_TABLES) {
+    removed[t.table] = 0;
+    for (let round = 0; round <= MAX_ROUNDS; round++) {
+      const n = await countUserRowsIn(deps.ch, t.table, t.by, keys);
+      if (n === 0) {
+        break;
+      }
+      if (round === MAX_ROUNDS) {
+        remaining += n;
+        deps.log.error({ table: t.table, rows: n }, 'user deletion: rows still arriving; run it again');
+        break;
+      }
+      await deleteUserRowsIn(deps.ch, t.table, t.by, keys);
+      removed[t.table] = (removed[t.table] ?? 0) + n;
+    }
+  }
+  return { removed, remaining };
+}
+
+/** Deletes the user's data everywhere; undefined when the project holds nothing about the user. */
+export async function deleteUser(
+  deps: DeleteDeps,
+  project: Project,
+  userId: string,
+  opts: { writerWaitMs?: number } = {},
+): Promise<UserDeletion | undefined> {
+  const { pg, keys } = await findKeys(deps, project, userId);
+  const before = await Promise.all(USER_DATA_TABLES.map((t) => countUserRowsIn(deps.ch, t.table, t.by, keys)));
+  const found = pg.hasUser || pg.payments > 0 || keys.installIds.length > 0 || before.some((n) => n > 0);
+  if (!found) {
+    return undefined;
+  }
+  await waitForWriters(deps, project, keys, opts.writerWaitMs ?? 10_000);
+  const postgres = await deps.sql.begin((tx) => deleteUserRows(asSql(tx), project.id, userId, keys));
+  const ch = await deleteFromClickHouse(deps, keys);
+  for (const id of keys.installIds) {
+    await deps.cache.del(attributionCacheKey(project.id, id));
+  }
+  deps.log.info({ project: project.id, installs: keys.installIds.length }, 'user data deleted');
+  return {
+    userId,
+    installIds: keys.installIds,
+    postgres,
+    clickhouse: ch.removed,
+    clickhouseRemaining: ch.remaining,
+    cacheKeys: keys.installIds.length,
+  };
+}

@@ -1,0 +1,106 @@
+// trigger: identifies the caller's user on an install (spec: "tie the install to the user ID
+// (signup or login)"). In one transaction: the install is tied to the user (and marked a reinstall
+// when the user already belongs to an earlier install), the user row is created or refreshed, and
+// a `signups` fact is written only when the user is new to the project. A repeated trigger or a
+// login on another install is not a new sign-up, so retries and logins never count twice. The fact
+// leaves out the campaign columns: the fact writer adds the install's attribution (and holds the
+// row while that attribution is pending), so a sign-up always counts for the install's campaign.
+import type { Deps } from '../../deps.ts';
+import { ApiError } from '../../http/errors.ts';
+import { MSG } from '../../http/messages.ts';
+import { randomCode } from '../../lib/ids.ts';
+import { formatChTime, localDay } from '../../lib/time.ts';
+import { findCampaignById } from '../../store/postgres/campaigns.ts';
+import { insertOutboxRows } from '../../store/postgres/fact-outbox.ts';
+import { asSql } from '../../store/postgres/pool.ts';
+import type { Project } from '../../store/postgres/projects.ts';
+import { tieInstallToUser, upsertAppUser } from '../../store/postgres/users.ts';
+import { queueDeliveries } from '../deliveries/queue-deliveries.ts';
+import { recordSkanActivity } from '../skan/record-skan-activity.ts';
+
+export type UserDetails = {
+  userId: string;
+  name: string | null;
+  email: string | null;
+  phone: string | null;
+  /** Every user_data field other than id / name / email / phone, passed back by attributed-users. */
+  extras: Record<string, unknown>;
+};
+
+export type RegisterUserInput = UserDetails & {
+  installInstanceId: string;
+  deviceData: Record<string, unknown>;
+  isFirstTimeUser: boolean | null;
+  userCreatedAt: string | null;
+};
+
+/**
+ * spec: trigger answers `{deeplink, trigger: boolean}` without saying what `trigger` means. Ours:
+ * true when this call registered the user (a sign-up was recorded), false for a repeat or a login.
+ * deeplink: the campaign's deeplink once the install is attributed to one, else null.
+ */
+export type TriggerAnswer = { deeplink: string | null; trigger: boolean };
+
+export async function registerUser(
+  deps: Pick<Deps, 'sql' | 'now'>,
+  project: Project,
+  input: RegisterUserInput,
+): Promise<TriggerAnswer> {
+  const now = deps.now();
+  const { install, created } = await deps.sql.begin(async (txh) => {
+    const tx = asSql(txh);
+    const tied = await tieInstallToUser(tx, project.id, input.installInstanceId, input.userId);
+    if (!tied) {
+      throw new ApiError(400, MSG.installNotFound);
+    }
+    const user = await upsertAppUser(tx, {
+      projectId: project.id,
+      userId: input.userId,
+      name: input.name,
+      email: input.email,
+      phone: input.phone,
+      extras: input.extras,
+      deviceData: input.deviceData,
+      installInstanceId: input.installInstanceId,
+      isFirstTimeUser: input.isFirstTimeUser,
+      userCreatedAt: input.userCreatedAt,
+      attributedAt: new Date(now),
+    });
+    if (user.created) {
+      const eventId = `su_${randomCode(20)}`;
+      await insertOutboxRows(tx, [
+        {
+          table: 'signups',
+          factId: eventId,
+          projectId: project.id,
+          enrichInstall: input.installInstanceId,
+          row: {
+            event_id: eventId,
+            project_id: project.id,
+            install_instance_id: input.installInstanceId,
+            user_id: input.userId,
+            ts: formatChTime(now),
+            project_tz: project.timezone,
+            day: localDay(now, project.timezone),
+            platform: tied.platform,
+            is_first_time: input.isFirstTimeUser ? 1 : 0,
+          },
+        },
+      ]);
+      await recordSkanActivity(tx, project.id, input.installInstanceId, { kind: 'signup', name: '', amount: '0' }, now);
+      await queueDeliveries(tx, {
+        kind: 'signup',
+        projectId: project.id,
+        installInstanceId: input.installInstanceId,
+        userId: input.userId,
+        occurredAtMs: now,
+      });
+    }
+    return { install: tied, created: user.created };
+  });
+  const campaign =
+    install.attributionStatus === 'decided' && install.campaignId
+      ? await findCampaignById(deps.sql, project.id, install.campaignId)
+      : undefined;
+  return { deeplink: campaign?.deeplink ?? null, trigger: created };
+}

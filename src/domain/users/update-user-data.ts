@@ -1,0 +1,34 @@
+// set-user-data: updates an existing user's details after trigger (spec: "does not replace
+// trigger"): no user is created, no install is tied, no fact is written. The user is user_data.id
+// when sent, else the user the install is tied to. With no such user nothing changes and the
+// answer still succeeds (`updated: false`): SDKs ignore this body, and an error status would make
+// the React Native bridge throw into the app for what is only a too-early call.
+import type { Deps } from '../../deps.ts';
+import type { Project } from '../../store/postgres/projects.ts';
+import { findInstallUserId, updateAppUser } from '../../store/postgres/users.ts';
+import type { UserDetails } from './register-user.ts';
+
+export type UpdateUserDataInput = Omit<UserDetails, 'userId'> & {
+  userId: string | null;
+  installInstanceId: string;
+  deviceData: Record<string, unknown>;
+};
+
+export async function updateUserData(
+  deps: Pick<Deps, 'sql'>,
+  project: Project,
+  input: UpdateUserDataInput,
+): Promise<{ updated: boolean }> {
+  const userId = input.userId ?? (await findInstallUserId(deps.sql, project.id, input.installInstanceId));
+  if (!userId) {
+    return { updated: false };
+  }
+  const updated = await updateAppUser(deps.sql, project.id, userId, {
+    name: input.name,
+    email: input.email,
+    phone: input.phone,
+    extras: input.extras,
+    deviceData: input.deviceData,
+  });
+  return { updated };
+}

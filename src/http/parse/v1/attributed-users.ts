@@ -1,0 +1,63 @@
+// attributed-users query (spec: "GET /api/v1/attributed-users"). Checks run in this order, the
+// first failure answering: display_id (422 `Required parameter missing.`), timezone (400), the two
+// timestamps (400), then page / limit (422). A repeated parameter counts as invalid (a repeated
+// display_id as missing: no single campaign is named); an empty timestamp or timezone as absent.
+import { z } from 'zod';
+import type { ListAttributedUsersInput } from '../../../domain/users/list-attributed-users.ts';
+import { type LocalDateTime, parseLocalDateTime, validTimeZone } from '../../../lib/local-time.ts';
+import { ApiError } from '../../errors.ts';
+import { MSG } from '../../messages.ts';
+import { queryValue } from '../common.ts';
+import { paginationQuerySchema, parsePagination } from './pagination.ts';
+
+const timestamp = z
+  .string()
+  .optional()
+  .meta({ description: 'YYYY-MM-DDThh:mm:ss.SSS without a zone suffix, read in `timezone`; inclusive' });
+
+export const attributedUsersQuerySchema = paginationQuerySchema(50, 1000).extend({
+  display_id: z.string().meta({ description: 'campaign display id' }),
+  start_timestamp: timestamp,
+  end_timestamp: timestamp,
+  timezone: z.string().optional().meta({
+    description:
+      'IANA zone of the two timestamps, default UTC. A wall time skipped by DST moves forward by the gap; a repeated one takes the earlier instant',
+  }),
+});
+
+function present(query: unknown, key: string, invalid: ApiError): string | undefined {
+  const v = queryValue(query, key);
+  if (Array.isArray(v)) {
+    throw invalid;
+  }
+  return v === undefined || v.trim() === '' ? undefined : v.trim();
+}
+
+function timestampOf(query: unknown, key: string): LocalDateTime | null {
+  const invalid = new ApiError(400, MSG.invalidTimestamp);
+  const v = present(query, key, invalid);
+  if (v === undefined) {
+    return null;
+  }
+  const t = parseLocalDateTime(v);
+  if (!t) {
+    throw invalid;
+  }
+  return t;
+}
+
+export function parseAttributedUsers(query: unknown): ListAttributedUsersInput {
+  const displayId = present(query, 'display_id', new ApiError(422, MSG.requiredParameterMissing));
+  if (displayId === undefined) {
+    throw new ApiError(422, MSG.requiredParameterMissing);
+  }
+  const rawZone = present(query, 'timezone', new ApiError(400, MSG.invalidTimezone));
+  const timezone = rawZone === undefined ? 'UTC' : validTimeZone(rawZone);
+  if (timezone === undefined) {
+    throw new ApiError(400, MSG.invalidTimezone);
+  }
+  const start = timestampOf(query, 'start_timestamp');
+  const end = timestampOf(query, 'end_timestamp');
+  const { page, limit } = parsePagination(query, 50, 1000);
+  return { displayId, start, end, timezone, page, limit };
+}

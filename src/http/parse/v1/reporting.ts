@@ -1,0 +1,204 @@
+// GET /api/v1/reporting/campaigns query (spec: "GET /api/v1/reporting/campaigns"). The zod schema
+// documents the parameters (OpenAPI); parseReportQuery checks them in this order, each failure with
+// its own text: page, limit (422, spec) → dates → active → meta_account_id → platform → search →
+// view → sort_field → sort_order → the event lists → active_users (400, texts are ours).
+// An empty value means "not given". Enum values are case-insensitive.
+import { z } from 'zod';
+import { normalizeNetworkCode } from '../../../domain/campaigns/campaign.ts';
+import {
+  REPORT_VIEWS,
+  type ReportInput,
+  type ReportPlatform,
+  SORT_FIELDS,
+  SORT_ORDERS,
+  type SortField,
+  type SortOrder,
+} from '../../../domain/reporting/report-input.ts';
+import { ApiError } from '../../errors.ts';
+import { MSG } from '../../messages.ts';
+import { queryValue } from '../common.ts';
+import { paginationQuerySchema, parsePagination } from './pagination.ts';
+
+export const REPORT_DEFAULT_LIMIT = 10;
+export const REPORT_MAX_LIMIT = 100;
+export const SEARCH_MAX_CHARS = 500;
+export const EVENT_LIST_MAX_NAMES = 100;
+/** capture-event refuses longer names, so a longer name can never match and is dropped. */
+export const EVENT_NAME_MAX_CHARS = 255;
+export const ACTIVE_USERS_MAX_DAYS = 365;
+export const ACTIVE_USERS_DEFAULT_DAYS = 7;
+
+const list = (what: string) =>
+  z
+    .string()
+    .optional()
+    .meta({ description: `comma list of ${what}; at most ${EVENT_LIST_MAX_NAMES} names` });
+
+export const reportQuerySchema = paginationQuerySchema(REPORT_DEFAULT_LIMIT, REPORT_MAX_LIMIT).extend({
+  from: z
+    .string()
+    .optional()
+    .meta({ description: "YYYY-MM-DD, inclusive, in the project's timezone (alias start_date)" }),
+  to: z.string().optional().meta({ description: "YYYY-MM-DD, inclusive, in the project's timezone (alias end_date)" }),
+  start_date: z.string().optional().meta({ description: 'alias of from (from wins when both are given)' }),
+  end_date: z.string().optional().meta({ description: 'alias of to (to wins when both are given)' }),
+  active: z.enum(['true', 'false']).optional().meta({ description: 'default: all campaigns' }),
+  network: z.string().optional().meta({ description: 'network code: meta, google, apple_search_ads, tiktok, …' }),
+  meta_account_id: z.string().optional().meta({ description: 'network account id (positive integer)' }),
+  platform: z.enum(['ios', 'android']).optional().meta({ description: 'default: both' }),
+  search: z
+    .string()
+    .optional()
+    .meta({
+      description: `name, display id, domain, deeplink or link; literal text, at most ${SEARCH_MAX_CHARS} chars`,
+    }),
+  view: z.enum(REPORT_VIEWS).optional().meta({ description: 'default user_acquisition' }),
+  sort_field: z.enum(SORT_FIELDS).optional().meta({ description: 'default installs' }),
+  sort_order: z.enum(SORT_ORDERS).optional().meta({ description: 'default descending' }),
+  events: list('custom event names (default: all)'),
+  payment_events: list('payment types (default: all)'),
+  unique_user_events: list('event names or payment types reported with unique_count'),
+  cost_per_event: list('event names or payment types given a cost per event'),
+  active_users: z
+    .string()
+    .regex(/^\d+$/)
+    .optional()
+    .meta({ description: `days, 1 to ${ACTIVE_USERS_MAX_DAYS}, default ${ACTIVE_USERS_DEFAULT_DAYS}` }),
+});
+
+/** One value of a scalar parameter; '' counts as absent, a repeated key is refused. */
+function scalar(query: unknown, key: string): string | undefined {
+  const v = queryValue(query, key);
+  if (Array.isArray(v)) {
+    throw new ApiError(400, MSG.repeatedReportParameter(key));
+  }
+  const t = v?.trim();
+  return t ? t : undefined;
+}
+
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+function isCalendarDate(v: string): boolean {
+  const m = DATE_RE.exec(v);
+  if (!m) {
+    return false;
+  }
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  return y >= 1 && date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
+}
+
+function readDate(query: unknown, key: string, alias: string): string | null {
+  const own = scalar(query, key);
+  const [field, value] = own !== undefined ? [key, own] : [alias, scalar(query, alias)];
+  if (value === undefined) {
+    return null;
+  }
+  if (!isCalendarDate(value)) {
+    throw new ApiError(400, MSG.invalidReportDate(field, value));
+  }
+  return value;
+}
+
+function readEnum<T extends string>(
+  query: unknown,
+  key: string,
+  allowed: readonly T[],
+  fallback: T,
+  error: (v: string) => string,
+): T {
+  const raw = scalar(query, key);
+  if (raw === undefined) {
+    return fallback;
+  }
+  const v = raw.toLowerCase();
+  if (!(allowed as readonly string[]).includes(v)) {
+    throw new ApiError(400, error(raw));
+  }
+  return v as T;
+}
+
+/** A comma list (repeated keys are joined): trimmed, empties and impossible names dropped, deduped. */
+function readList(query: unknown, key: string): string[] | null {
+  const v = queryValue(query, key);
+  if (v === undefined) {
+    return null;
+  }
+  const names = (Array.isArray(v) ? v : [v]).flatMap((s) => String(s).split(',')).map((s) => s.trim());
+  const kept = [...new Set(names.filter((s) => s !== ''))];
+  if (kept.length > EVENT_LIST_MAX_NAMES) {
+    throw new ApiError(400, MSG.tooManyEventNames(key, EVENT_LIST_MAX_NAMES));
+  }
+  const usable = kept.filter((s) => s.length <= EVENT_NAME_MAX_CHARS && !s.includes('\0'));
+  // A list that names nothing (`events=` or `events=,,,`) is the same as no list.
+  return kept.length === 0 ? null : usable;
+}
+
+function readMetaAccountId(query: unknown): number | null {
+  const raw = scalar(query, 'meta_account_id');
+  if (raw === undefined) {
+    return null;
+  }
+  if (!/^[1-9]\d{0,9}$/.test(raw) || Number(raw) > 2_147_483_647) {
+    throw new ApiError(400, MSG.invalidMetaAccountId(raw));
+  }
+  return Number(raw);
+}
+
+function readActiveUsers(query: unknown): number {
+  const raw = scalar(query, 'active_users');
+  if (raw === undefined) {
+    return ACTIVE_USERS_DEFAULT_DAYS;
+  }
+  if (!/^\d{1,3}$/.test(raw) || Number(raw) < 1 || Number(raw) > ACTIVE_USERS_MAX_DAYS) {
+    throw new ApiError(400, MSG.invalidActiveUsers(raw));
+  }
+  return Number(raw);
+}
+
+function readSearch(query: unknown): string | null {
+  const raw = scalar(query, 'search');
+  if (raw === undefined) {
+    return null;
+  }
+  if (raw.length > SEARCH_MAX_CHARS) {
+    throw new ApiError(400, MSG.searchTooLong(SEARCH_MAX_CHARS));
+  }
+  return raw;
+}
+
+export function parseReportQuery(query: unknown): ReportInput {
+  const { page, limit } = parsePagination(query, REPORT_DEFAULT_LIMIT, REPORT_MAX_LIMIT);
+  const from = readDate(query, 'from', 'start_date');
+  const to = readDate(query, 'to', 'end_date');
+  if (from !== null && to !== null && from > to) {
+    throw new ApiError(400, MSG.reportDatesReversed);
+  }
+  const active = readEnum(query, 'active', ['true', 'false', ''] as const, '', MSG.invalidReportActive);
+  const network = scalar(query, 'network');
+  const metaAccountId = readMetaAccountId(query);
+  const platform = readEnum(query, 'platform', ['ios', 'android', ''] as const, '', MSG.invalidReportPlatform);
+  const search = readSearch(query);
+  const view = readEnum(query, 'view', REPORT_VIEWS, 'user_acquisition', MSG.invalidReportView);
+  const sortField = readEnum<SortField>(query, 'sort_field', SORT_FIELDS, 'installs', MSG.invalidSortField);
+  const sortOrder = readEnum<SortOrder>(query, 'sort_order', SORT_ORDERS, 'descending', MSG.invalidSortOrder);
+  return {
+    from,
+    to,
+    active: active === '' ? null : active === 'true',
+    network: network === undefined ? null : normalizeNetworkCode(network),
+    metaAccountId,
+    platform: platform === '' ? null : (platform.toUpperCase() as ReportPlatform),
+    search,
+    view,
+    sortField,
+    sortOrder,
+    page,
+    limit,
+    events: readList(query, 'events'),
+    paymentEvents: readList(query, 'payment_events'),
+    uniqueUserEvents: readList(query, 'unique_user_events') ?? [],
+    costPerEvent: readList(query, 'cost_per_event'),
+    activeUsersDays: readActiveUsers(query),
+  };
+}

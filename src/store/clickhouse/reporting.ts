@@ -1,0 +1,206 @@
+// Reads for the reporting endpoint over campaign_daily (clickhouse/migrations 0007-0012). Bound
+// parameters only; every number is cast in SQL (toUInt64 for counts, toString for Decimals) and
+// typed here; aggregates are read with sum()/uniqMerge() + GROUP BY, never FINAL.
+// `platform` '' means every platform. Spend rows without a platform (most networks do not say)
+// are returned apart (spend_unplatformed) so the domain can decide where they count.
+import type { ClickHouseClient } from './client.ts';
+
+export type ReportScope = { projectId: string; from: string; to: string; platform: string };
+
+export type CounterRow = {
+  campaignId: number;
+  adSetId: string;
+  creativeId: string;
+  keywordId: string;
+  adSetName: string;
+  creativeName: string;
+  keywordName: string;
+  clicks: number;
+  installs: number;
+  reinstalls: number;
+  reengagements: number;
+  signups: number;
+  uninstalls: number;
+  suspiciousInstalls: number;
+  clickThrough: number;
+  viewThrough: number;
+  revenueEvents: number;
+  revenue: string;
+  spendPlatformed: string;
+  spendUnplatformed: string;
+  /** Raw rows of the asked platform (platform named), and rows without a platform (spend). */
+  platformRows: number;
+  blankRows: number;
+};
+
+type RawCounterRow = Record<string, string | number>;
+
+export async function selectRows<T>(
+  ch: ClickHouseClient,
+  query: string,
+  params: Record<string, unknown>,
+): Promise<T[]> {
+  const rs = await ch.query({ query, format: 'JSONEachRow', query_params: params });
+  return rs.json<T>();
+}
+
+// Counters of one platform (or all); spend is split by whether the row names a platform.
+const COUNTERS = `
+  toUInt64(sumIf(clicks, m)) AS clicks,
+  toUInt64(sumIf(installs, m)) AS installs,
+  toUInt64(sumIf(reinstalls, m)) AS reinstalls,
+  toUInt64(sumIf(reengagements, m)) AS reengagements,
+  toUInt64(sumIf(signups, m)) AS signups,
+  toUInt64(sumIf(uninstalls, m)) AS uninstalls,
+  toUInt64(sumIf(suspicious_installs, m)) AS suspicious_installs,
+  toUInt64(sumIf(click_through_installs, m)) AS click_through,
+  toUInt64(sumIf(view_through_installs, m)) AS view_through,
+  toUInt64(sumIf(revenue_events, m)) AS revenue_events,
+  toString(sumIf(revenue, m)) AS revenue,
+  toString(sumIf(spend, platform != '' AND m)) AS spend_platformed,
+  toString(sumIf(spend, platform = '')) AS spend_unplatformed,
+  toUInt64(countIf(m AND platform != '')) AS platform_rows,
+  toUInt64(countIf(platform = '')) AS blank_rows`;
+
+const PLATFORM_MATCH = `({pf:String} = '' OR platform = {pf:String}) AS m`;
+
+const scopeParams = (s: ReportScope) => ({ p: s.projectId, from: s.from, to: s.to, pf: s.platform });
+
+function toCounterRow(r: RawCounterRow): CounterRow {
+  return {
+    campaignId: Number(r.campaign_id),
+    adSetId: String(r.ad_set_id ?? ''),
+    creativeId: String(r.creative_id ?? ''),
+    keywordId: String(r.keyword_id ?? ''),
+    adSetName: String(r.ad_set_name ?? ''),
+    creativeName: String(r.creative_name ?? ''),
+    keywordName: String(r.keyword_name ?? ''),
+    clicks: Number(r.clicks),
+    installs: Number(r.installs),
+    reinstalls: Number(r.reinstalls),
+    reengagements: Number(r.reengagements),
+    signups: Number(r.signups),
+    uninstalls: Number(r.uninstalls),
+    suspiciousInstalls: Number(r.suspicious_installs),
+    clickThrough: Number(r.click_through),
+    viewThrough: Number(r.view_through),
+    revenueEvents: Number(r.revenue_events),
+    revenue: String(r.revenue),
+    spendPlatformed: String(r.spend_platformed),
+    spendUnplatformed: String(r.spend_unplatformed),
+    platformRows: Number(r.platform_rows),
+    blankRows: Number(r.blank_rows),
+  };
+}
+
+/** Window totals of every campaign of the project (campaign 0, organic, is left out). */
+export async function selectCampaignTotals(ch: ClickHouseClient, s: ReportScope): Promise<CounterRow[]> {
+  const rows = await selectRows<RawCounterRow>(
+    ch,
+    `WITH ${PLATFORM_MATCH}
+    SELECT campaign_id, ${COUNTERS}
+    FROM campaign_daily
+    WHERE project_id = {p:String} AND campaign_id != 0 AND day BETWEEN {from:Date} AND {to:Date}
+    GROUP BY campaign_id`,
+    scopeParams(s),
+  );
+  return rows.map(toCounterRow);
+}
+
+/** The finest breakdown (ad set × creative × keyword) of the given campaigns, named rows only. */
+export async function selectCampaignBreakdown(
+  ch: ClickHouseClient,
+  s: ReportScope,
+  ids: number[],
+): Promise<CounterRow[]> {
+  if (ids.length === 0) {
+    return [];
+  }
+  const rows = await selectRows<RawCounterRow>(
+    ch,
+    `WITH ${PLATFORM_MATCH}
+    SELECT campaign_id, ad_set_id, creative_id, keyword_id,
+      argMaxIf(ad_set_name, day, ad_set_name != '') AS ad_set_name,
+      argMaxIf(creative_name, day, creative_name != '') AS creative_name,
+      argMaxIf(keyword_name, day, keyword_name != '') AS keyword_name,
+      ${COUNTERS}
+    FROM campaign_daily
+    WHERE project_id = {p:String} AND campaign_id IN {ids:Array(UInt32)} AND day BETWEEN {from:Date} AND {to:Date}
+      AND (ad_set_id != '' OR creative_id != '' OR keyword_id != '')
+    GROUP BY campaign_id, ad_set_id, creative_id, keyword_id`,
+    { ...scopeParams(s), ids },
+  );
+  return rows.map(toCounterRow);
+}
+
+export type ActivityRow = { campaignId: number; activeUsers: number; activity: number };
+
+/**
+ * Distinct active installs in [activeFrom, activeTo] and clicks + installs + reinstalls +
+ * re-engagements in [activityFrom, activityTo], per campaign.
+ */
+export async function selectActivity(
+  ch: ClickHouseClient,
+  q: {
+    projectId: string;
+    platform: string;
+    activeFrom: string;
+    activeTo: string;
+    activityFrom: string;
+    activityTo: string;
+  },
+  ids: number[],
+): Promise<ActivityRow[]> {
+  if (ids.length === 0) {
+    return [];
+  }
+  const rows = await selectRows<Record<string, string | number>>(
+    ch,
+    `SELECT campaign_id,
+      toUInt64(uniqMergeIf(active_installs, day BETWEEN {af:Date} AND {at:Date})) AS active_users,
+      toUInt64(sumIf(clicks + installs + reinstalls + reengagements, day BETWEEN {xf:Date} AND {xt:Date})) AS activity
+    FROM campaign_daily
+    WHERE project_id = {p:String} AND campaign_id IN {ids:Array(UInt32)}
+      AND day BETWEEN least({af:Date}, {xf:Date}) AND greatest({at:Date}, {xt:Date})
+      AND ({pf:String} = '' OR platform = {pf:String})
+    GROUP BY campaign_id`,
+    {
+      p: q.projectId,
+      pf: q.platform,
+      ids,
+      af: q.activeFrom,
+      at: q.activeTo,
+      xf: q.activityFrom,
+      xt: q.activityTo,
+    },
+  );
+  return rows.map((r) => ({
+    campaignId: Number(r.campaign_id),
+    activeUsers: Number(r.active_users),
+    activity: Number(r.activity),
+  }));
+}
+
+export const KNOWN_NAMES_LIMIT = 500;
+
+/** Custom event names and payment types the project has ever recorded (first 500 of each, by name). */
+export async function selectKnownEventNames(
+  ch: ClickHouseClient,
+  projectId: string,
+): Promise<{ events: string[]; payments: string[] }> {
+  const rows = await selectRows<{ kind: string; name: string }>(
+    ch,
+    `SELECT 'event' AS kind, name FROM (
+       SELECT event_name AS name FROM campaign_event_daily WHERE project_id = {p:String}
+       GROUP BY name ORDER BY name LIMIT ${KNOWN_NAMES_LIMIT})
+     UNION ALL
+     SELECT 'payment' AS kind, name FROM (
+       SELECT toString(type) AS name FROM campaign_payment_daily WHERE project_id = {p:String}
+       GROUP BY name ORDER BY name LIMIT ${KNOWN_NAMES_LIMIT})`,
+    { p: projectId },
+  );
+  return {
+    events: rows.filter((r) => r.kind === 'event').map((r) => r.name),
+    payments: rows.filter((r) => r.kind === 'payment').map((r) => r.name),
+  };
+}

@@ -1,0 +1,65 @@
+// One user's rows in ClickHouse: finding, counting and deleting them (GDPR; the tables and how
+// each is keyed are listed in domain/facts/tables.ts USER_DATA_TABLES). Deletes are mutations that
+// the call waits for (mutations_sync = 2), so the rows are gone when it returns.
+import type { ClickHouseClient } from './client.ts';
+
+export type UserKeys = { projectId: string; userId: string; installIds: string[]; clickIds: string[] };
+export type KeyedBy = 'user' | 'install' | 'click';
+
+const WHERE: Record<KeyedBy, string> = {
+  user: `project_id = {p:String} AND (user_id = {u:String} OR (user_id = '' AND has({installs:Array(String)}, install_instance_id)))`,
+  install: `project_id = {p:String} AND has({installs:Array(String)}, install_instance_id)`,
+  click: `project_id = {p:String} AND has({clicks:Array(String)}, click_id)`,
+};
+const params = (k: UserKeys) => ({ p: k.projectId, u: k.userId, installs: k.installIds, clicks: k.clickIds });
+
+/** The installs the user's own facts name (finds them again after Postgres already forgot them). */
+export async function findUserInstallIds(ch: ClickHouseClient, projectId: string, userId: string): Promise<string[]> {
+  const rs = await ch.query({
+    query: `SELECT DISTINCT install_instance_id AS id FROM (
+        SELECT install_instance_id FROM signups WHERE project_id = {p:String} AND user_id = {u:String}
+        UNION ALL SELECT install_instance_id FROM events WHERE project_id = {p:String} AND user_id = {u:String}
+        UNION ALL SELECT install_instance_id FROM payments WHERE project_id = {p:String} AND user_id = {u:String})
+      WHERE id != ''`,
+    format: 'JSONEachRow',
+    query_params: { p: projectId, u: userId },
+  });
+  return (await rs.json<{ id: string }>()).map((r) => r.id);
+}
+
+/** Winning clicks recorded in the installs' attribution decisions. */
+export async function findDecisionClickIds(
+  ch: ClickHouseClient,
+  projectId: string,
+  installIds: string[],
+): Promise<string[]> {
+  if (installIds.length === 0) {
+    return [];
+  }
+  const rs = await ch.query({
+    query: `SELECT DISTINCT click_id AS id FROM attributions
+      WHERE project_id = {p:String} AND has({installs:Array(String)}, install_instance_id) AND click_id != ''`,
+    format: 'JSONEachRow',
+    query_params: { p: projectId, installs: installIds },
+  });
+  return (await rs.json<{ id: string }>()).map((r) => r.id);
+}
+
+// Table names come from USER_DATA_TABLES (constants); every value is a bound parameter.
+export async function countUserRowsIn(ch: ClickHouseClient, table: string, by: KeyedBy, k: UserKeys): Promise<number> {
+  const rs = await ch.query({
+    query: `SELECT toUInt64(count()) AS n FROM ${table} WHERE ${WHERE[by]}`,
+    format: 'JSONEachRow',
+    query_params: params(k),
+  });
+  const [row] = await rs.json<{ n: string | number }>();
+  return Number(row?.n ?? 0);
+}
+
+export async function deleteUserRowsIn(ch: ClickHouseClient, table: string, by: KeyedBy, k: UserKeys): Promise<void> {
+  await ch.command({
+    query: `ALTER TABLE ${table} DELETE WHERE ${WHERE[by]}`,
+    query_params: params(k),
+    clickhouse_settings: { mutations_sync: '2' },
+  });
+}

@@ -1,0 +1,82 @@
+// Uninstall tracking state on installs: the daily pass's keyset page of push targets, the
+// per-day result updates (each at most once per UTC day, so a rerun of a day's pass counts
+// nothing twice) and the uninstall mark. Push tokens are read here only; never logged.
+import type { Sql } from './pool.ts';
+
+export type PushTargetRow = { projectId: string; installInstanceId: string; token: string; platform: string };
+export type PushCursor = { projectId: string; installInstanceId: string };
+
+/** Installs with a token, not uninstalled, not yet pushed on `day`, after the cursor. */
+export async function listPushTargets(
+  sql: Sql,
+  after: PushCursor | null,
+  day: string,
+  limit: number,
+): Promise<PushTargetRow[]> {
+  const p = after?.projectId ?? '00000000-0000-0000-0000-000000000000';
+  const i = after?.installInstanceId ?? '';
+  const rows = await sql`SELECT project_id, install_instance_id, push_token, platform FROM installs
+    WHERE push_token IS NOT NULL AND (project_id, install_instance_id) > (${p}::uuid, ${i})
+      AND uninstalled_at IS NULL AND (last_push_day IS NULL OR last_push_day < ${day}::date)
+    ORDER BY project_id, install_instance_id LIMIT ${limit}`;
+  return rows.map((r) => ({
+    projectId: r.project_id as string,
+    installInstanceId: r.install_instance_id as string,
+    token: r.push_token as string,
+    platform: r.platform as string,
+  }));
+}
+
+export async function markPushDelivered(
+  sql: Sql,
+  projectId: string,
+  ids: readonly string[],
+  day: string,
+  at: Date,
+): Promise<void> {
+  if (ids.length === 0) {
+    return;
+  }
+  await sql`UPDATE installs SET push_failures = 0, last_push_at = ${at}, last_push_day = ${day}::date
+    WHERE project_id = ${projectId} AND install_instance_id = ANY(${ids as string[]})
+      AND last_push_day IS DISTINCT FROM ${day}::date`;
+}
+
+/** Counts a failed day; answers the installs that now reached `threshold` failed days. */
+export async function markPushFailed(
+  sql: Sql,
+  projectId: string,
+  ids: readonly string[],
+  day: string,
+  at: Date,
+  threshold: number,
+): Promise<{ installInstanceId: string; platform: string; failures: number }[]> {
+  if (ids.length === 0) {
+    return [];
+  }
+  const rows = await sql`UPDATE installs SET push_failures = push_failures + 1, last_push_at = ${at},
+      last_push_day = ${day}::date,
+      uninstalled_at = CASE WHEN push_failures + 1 >= ${threshold} THEN ${at}::timestamptz ELSE uninstalled_at END
+    WHERE project_id = ${projectId} AND install_instance_id = ANY(${ids as string[]})
+      AND last_push_day IS DISTINCT FROM ${day}::date AND uninstalled_at IS NULL
+    RETURNING install_instance_id, platform, push_failures`;
+  return rows
+    .filter((r) => (r.push_failures as number) >= threshold)
+    .map((r) => ({
+      installInstanceId: r.install_instance_id as string,
+      platform: r.platform as string,
+      failures: r.push_failures as number,
+    }));
+}
+
+/** Clears an uninstall (the install is active again); answers its platform when one was cleared. */
+export async function clearUninstall(
+  sql: Sql,
+  projectId: string,
+  installInstanceId: string,
+): Promise<{ platform: string } | undefined> {
+  const [r] = await sql`UPDATE installs SET uninstalled_at = NULL, push_failures = 0
+    WHERE project_id = ${projectId} AND install_instance_id = ${installInstanceId} AND uninstalled_at IS NOT NULL
+    RETURNING platform`;
+  return r ? { platform: r.platform as string } : undefined;
+}

@@ -1,0 +1,114 @@
+// What Postgres holds about one app user, and its deletion (GDPR; domain/users/delete-user.ts).
+// Every query is scoped by the project taken from the credential.
+import type { Sql } from './pool.ts';
+
+export type UserFootprint = {
+  hasUser: boolean;
+  /** The user's installs: tied to the user, or the install that registered it unless another user took it over. */
+  installIds: string[];
+  /** Winning clicks of those installs (the click row carries the device's IP, user agent and ad id). */
+  clickIds: string[];
+  payments: number;
+};
+
+export async function findUserFootprint(sql: Sql, projectId: string, userId: string): Promise<UserFootprint> {
+  const [user] = await sql<{ install_instance_id: string }[]>`
+    SELECT install_instance_id FROM app_users WHERE project_id = ${projectId} AND user_id = ${userId}`;
+  const installs = await sql<{ install_instance_id: string; click_id: string | null }[]>`
+    SELECT install_instance_id, click_id FROM installs
+    WHERE project_id = ${projectId}
+      AND (user_id = ${userId} OR (user_id IS NULL AND install_instance_id = ${user?.install_instance_id ?? null}))`;
+  const [pay] = await sql<{ n: number }[]>`
+    SELECT count(*)::int AS n FROM payments WHERE project_id = ${projectId} AND user_id = ${userId}`;
+  return {
+    hasUser: user !== undefined,
+    installIds: installs.map((i) => i.install_instance_id),
+    clickIds: installs.flatMap((i) => (i.click_id ? [i.click_id] : [])),
+    payments: pay?.n ?? 0,
+  };
+}
+
+/**
+ * Outbox / dead-letter rows of the user: the row names the user, or names no user and belongs to
+ * one of the installs, or is one of the winning clicks.
+ */
+function userFacts(sql: Sql, projectId: string, userId: string, f: Pick<UserFootprint, 'installIds' | 'clickIds'>) {
+  return (alias: string) => sql`
+    ${sql(alias)}.project_id = ${projectId} AND (
+      ${sql(alias)}.row->>'user_id' = ${userId}
+      OR (coalesce(${sql(alias)}.row->>'user_id', '') = ''
+        AND ${sql(alias)}.row->>'install_instance_id' = ANY(${f.installIds}::text[]))
+      OR (${sql(alias)}.fact_table = 'clicks' AND ${sql(alias)}.fact_id = ANY(${f.clickIds}::text[])))`;
+}
+
+/** Batches a fact writer holds that contain the user's facts (their inserts may be running). */
+export async function findClaimedUserBatches(
+  sql: Sql,
+  projectId: string,
+  userId: string,
+  f: Pick<UserFootprint, 'installIds' | 'clickIds'>,
+): Promise<string[]> {
+  const rows = await sql<{ batch_id: string }[]>`
+    SELECT DISTINCT o.batch_id::text FROM fact_outbox o
+    WHERE o.batch_id IS NOT NULL AND ${userFacts(sql, projectId, userId, f)('o')}`;
+  return rows.map((r) => r.batch_id);
+}
+
+/** The installs among `ids` that another user is tied to now (a shared device): never deleted. */
+export async function findInstallsOfOtherUsers(
+  sql: Sql,
+  projectId: string,
+  userId: string,
+  ids: string[],
+): Promise<Set<string>> {
+  const rows = await sql<{ install_instance_id: string }[]>`
+    SELECT install_instance_id FROM installs
+    WHERE project_id = ${projectId} AND install_instance_id = ANY(${ids}::text[])
+      AND user_id IS NOT NULL AND user_id <> ${userId}`;
+  return new Set(rows.map((r) => r.install_instance_id));
+}
+
+export type UserRowsDeleted = {
+  appUsers: number;
+  installs: number;
+  payments: number;
+  factOutbox: number;
+  factDeadLetters: number;
+};
+
+/**
+ * Deletes the user's rows (call inside a transaction): the user, its installs, its payments, and
+ * its facts still waiting in the outbox or dead-lettered. seen_event_ids stays: it holds opaque
+ * client ids only, and keeping them stops a re-sent event from bringing the user's data back.
+ */
+export async function deleteUserRows(
+  sql: Sql,
+  projectId: string,
+  userId: string,
+  f: Pick<UserFootprint, 'installIds' | 'clickIds'>,
+): Promise<UserRowsDeleted> {
+  const mine = userFacts(sql, projectId, userId, f);
+  const outbox = await sql`DELETE FROM fact_outbox o WHERE ${mine('o')}`;
+  const dead = await sql`DELETE FROM fact_dead_letters d WHERE ${mine('d')}`;
+  const payments = await sql`DELETE FROM payments WHERE project_id = ${projectId} AND user_id = ${userId}`;
+  const installs = await sql`
+    DELETE FROM installs WHERE project_id = ${projectId} AND install_instance_id = ANY(${f.installIds}::text[])`;
+  const users = await sql`DELETE FROM app_users WHERE project_id = ${projectId} AND user_id = ${userId}`;
+  return {
+    appUsers: users.count,
+    installs: installs.count,
+    payments: payments.count,
+    factOutbox: outbox.count,
+    factDeadLetters: dead.count,
+  };
+}
+
+/** Whether any of the batches is still held by a writer (not yet deleted after its insert). */
+export async function batchesStillClaimed(sql: Sql, batchIds: string[]): Promise<boolean> {
+  if (batchIds.length === 0) {
+    return false;
+  }
+  const [r] = await sql<{ n: number }[]>`
+    SELECT count(*)::int AS n FROM fact_outbox WHERE batch_id = ANY(${batchIds}::bigint[])`;
+  return (r?.n ?? 0) > 0;
+}

@@ -1,0 +1,318 @@
+// POST /api/client/handle-deeplink (spec: {deeplink, is_linkrunner, processing}; real-clients §4.10:
+// apps route on the returned deeplink). One of the project's campaign links (service host or a
+// project domain, `/<id>` or `/?c=<id>`) returns the campaign's deeplink and: for an install still
+// pending, becomes its deterministic `link` signal (processing true); for a decided install, records
+// one `reengagement` decision, unless the same campaign was opened within 30 s (an SDK retry).
+// Any other URL is echoed back with is_linkrunner false.
+import { randomUUID } from 'node:crypto';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  attribute,
+  attributionData,
+  attributionFacts,
+  campaignWithListings,
+  flushFacts,
+  init,
+  installRows,
+  post,
+} from '../../support/client.ts';
+import * as factories from '../../support/factories.ts';
+import { newProject, type TestProject, useHarness } from '../../support/harness.ts';
+
+const h = useHarness({ env: { RATE_LIMITS_ENABLED: 'false' } });
+
+const HANDLED = 'Deeplink processed successfully';
+const BAD_TOKEN = { msg: 'Invalid or missing project token.', status: 400 };
+const BAD_URL = { msg: 'deeplink_url must be a non-empty string.', status: 400 };
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+function deeplink(p: TestProject, iid: string, url: unknown) {
+  return post(h(), 'handle-deeplink', {
+    token: p.token,
+    platform: 'ANDROID',
+    install_instance_id: iid,
+    deeplink_url: url,
+    device_data: {},
+  });
+}
+
+const answer = (deeplink: string, isLinkrunner: boolean, processing: boolean) => ({
+  msg: HANDLED,
+  status: 200,
+  data: { deeplink, is_linkrunner: isLinkrunner, processing },
+});
+
+async function decidedInstall(p: TestProject): Promise<string> {
+  const iid = randomUUID();
+  await init(h(), p.token, { install_instance_id: iid });
+  await attribute(h(), p, iid);
+  return iid;
+}
+
+async function reengagements(p: TestProject) {
+  await flushFacts(h());
+  return (await attributionFacts(h().deps, p)).filter((f) => f.kind === 'reengagement');
+}
+
+describe('200', () => {
+  it('when the URL is not a campaign link, then it is echoed back with is_linkrunner false and nothing is recorded', async () => {
+    const { deps } = h();
+    const p = await newProject(deps);
+    const iid = await decidedInstall(p);
+
+    const res = await deeplink(p, iid, 'https://example.com/product/42?ref=mail');
+
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual(answer('https://example.com/product/42?ref=mail', false, false));
+    expect(await reengagements(p)).toEqual([]);
+  });
+
+  it('when a pending install opens a campaign link, then processing is true and the install is attributed by link', async () => {
+    const { deps } = h();
+    const p = await newProject(deps);
+    const campaign = await campaignWithListings(deps, p);
+    const iid = randomUUID();
+    await init(h(), p.token, { install_instance_id: iid });
+    const enqueue = vi.spyOn(deps.queue, 'enqueue');
+    const url = `https://attr.test/${campaign.displayId}?utm_source=push`;
+
+    const res = await deeplink(p, iid, url);
+
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual(answer('myapp://promo/spring', true, true));
+    expect((await installRows(deps, p))[0]?.init_link).toBe(url);
+    expect(enqueue).toHaveBeenCalledWith(
+      'attribution',
+      { projectId: p.project.id, installInstanceId: iid },
+      expect.any(String),
+    );
+    const decision = await attribute(h(), p, iid);
+    expect(decision).toMatchObject({ method: 'link', campaignId: campaign.id, displayId: campaign.displayId });
+    const data = (await attributionData(h(), p.token, iid)).json().data;
+    expect(data).toMatchObject({
+      deeplink: 'myapp://promo/spring',
+      campaign_data: { id: campaign.displayId, type: 'INORGANIC' },
+    });
+    await flushFacts(h());
+    expect(await attributionFacts(deps, p)).toEqual([
+      {
+        install_instance_id: iid,
+        kind: 'install',
+        method: 'link',
+        attribution_type: 'INORGANIC',
+        campaign_id: campaign.id,
+        display_id: campaign.displayId,
+        click_id: '',
+      },
+    ]);
+  });
+
+  it('when a decided install opens a campaign link, then one reengagement is recorded and a retry within 30 s records none', async () => {
+    const { deps } = h();
+    const p = await newProject(deps);
+    const campaign = await campaignWithListings(deps, p);
+    const iid = await decidedInstall(p);
+    const url = `https://attr.test/?c=${campaign.displayId}`;
+
+    const first = await deeplink(p, iid, url);
+    const retry = await deeplink(p, iid, url);
+
+    expect(first.json()).toEqual(answer('myapp://promo/spring', true, false));
+    expect(retry.json()).toEqual(answer('myapp://promo/spring', true, false));
+    expect(await reengagements(p)).toEqual([
+      {
+        install_instance_id: iid,
+        kind: 'reengagement',
+        method: 'deeplink',
+        attribution_type: 'INORGANIC',
+        campaign_id: campaign.id,
+        display_id: campaign.displayId,
+        click_id: '',
+      },
+    ]);
+    expect((await installRows(deps, p))[0]).toMatchObject({
+      attribution_status: 'decided',
+      attribution_method: 'organic',
+      reengagement_campaign_id: campaign.id,
+    });
+  });
+
+  it('when the same campaign is opened again after 30 s, then a second reengagement is recorded', async () => {
+    const { deps } = h();
+    const p = await newProject(deps);
+    const campaign = await campaignWithListings(deps, p);
+    const iid = await decidedInstall(p);
+    const url = `https://attr.test/${campaign.displayId}`;
+    await deeplink(p, iid, url);
+    await deps.sql`UPDATE installs SET reengaged_at = now() - interval '31 seconds'
+      WHERE project_id = ${p.project.id} AND install_instance_id = ${iid}`;
+
+    await deeplink(p, iid, url);
+
+    expect(await reengagements(p)).toHaveLength(2);
+  });
+
+  it('when another campaign is opened within 30 s, then it is recorded too (only a repeat of the same one is a retry)', async () => {
+    const { deps } = h();
+    const p = await newProject(deps);
+    const spring = await campaignWithListings(deps, p);
+    const summer = await campaignWithListings(deps, p, { name: 'Summer', deeplink: 'myapp://promo/summer' });
+    const iid = await decidedInstall(p);
+
+    await deeplink(p, iid, `https://attr.test/${spring.displayId}`);
+    const res = await deeplink(p, iid, `https://attr.test/${summer.displayId}`);
+
+    expect(res.json()).toEqual(answer('myapp://promo/summer', true, false));
+    expect((await reengagements(p)).map((r) => r.campaign_id).sort()).toEqual([spring.id, summer.id].sort());
+  });
+
+  it("when the link is on one of the project's own domains, then it is recognised", async () => {
+    const { deps } = h();
+    const p = await newProject(deps);
+    const domain = await factories.domain(deps, p);
+    const campaign = await campaignWithListings(deps, p);
+    const iid = await decidedInstall(p);
+
+    const res = await deeplink(p, iid, `https://${domain.name}/${campaign.displayId}`);
+
+    expect(res.json()).toEqual(answer('myapp://promo/spring', true, false));
+  });
+
+  it('when the campaign has no deeplink, then the opened URL is returned', async () => {
+    const { deps } = h();
+    const p = await newProject(deps);
+    const campaign = await campaignWithListings(deps, p, { deeplink: undefined });
+    const iid = await decidedInstall(p);
+    const url = `https://attr.test/${campaign.displayId}`;
+
+    const res = await deeplink(p, iid, url);
+
+    expect(res.json()).toEqual(answer(url, true, false));
+  });
+
+  it('when an install the service never saw opens a campaign link, then the deeplink comes back and nothing is recorded', async () => {
+    const { deps } = h();
+    const p = await newProject(deps);
+    const campaign = await campaignWithListings(deps, p);
+
+    const res = await deeplink(p, randomUUID(), `https://attr.test/${campaign.displayId}`);
+
+    expect(res.json()).toEqual(answer('myapp://promo/spring', true, false));
+    expect(await installRows(deps, p)).toEqual([]);
+    expect(await reengagements(p)).toEqual([]);
+  });
+
+  it('when deeplink_url is a javascript: URL, then it is not a campaign link and nothing is recorded', async () => {
+    const { deps } = h();
+    const p = await newProject(deps);
+    const iid = await decidedInstall(p);
+
+    const res = await deeplink(p, iid, 'javascript:alert(document.cookie)');
+
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual(answer('javascript:alert(document.cookie)', false, false));
+    expect(await reengagements(p)).toEqual([]);
+  });
+
+  it('when deeplink_url carries NUL, then 200 (never 500) and it is read without it', async () => {
+    const { deps } = h();
+    const p = await newProject(deps);
+    const campaign = await campaignWithListings(deps, p);
+    const iid = randomUUID();
+    await init(h(), p.token, { install_instance_id: iid });
+
+    const res = await deeplink(p, iid, `https://attr.test/?c=${campaign.displayId}&x=\u0000`);
+
+    expect(res.json()).toEqual(answer('myapp://promo/spring', true, true));
+    expect((await installRows(deps, p))[0]?.init_link).toBe(`https://attr.test/?c=${campaign.displayId}&x=`);
+  });
+});
+
+describe('400', () => {
+  it.each([
+    ['missing', undefined],
+    ['unknown', 'pt_unknown'],
+  ])('when the token is %s, then 400 with the client token text', async (_case, token) => {
+    const res = await post(h(), 'handle-deeplink', {
+      token,
+      install_instance_id: randomUUID(),
+      deeplink_url: 'https://attr.test/x',
+    });
+
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual(BAD_TOKEN);
+  });
+
+  it('when the server key is sent as the token, then 400', async () => {
+    const { deps } = h();
+    const p = await newProject(deps);
+
+    const res = await deeplink({ ...p, token: p.serverKey }, randomUUID(), 'https://attr.test/x');
+
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual(BAD_TOKEN);
+  });
+
+  it('when install_instance_id is missing, then 400 with its text', async () => {
+    const { deps } = h();
+    const p = await newProject(deps);
+
+    const res = await post(h(), 'handle-deeplink', { token: p.token, deeplink_url: 'https://attr.test/x' });
+
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      msg: 'install_instance_id must be a non-empty string of at most 128 characters.',
+      status: 400,
+    });
+  });
+
+  it.each([
+    ['missing', undefined],
+    ['empty', ''],
+    ['blank', '   '],
+    ['a number', 42],
+    ['an object', { url: 'https://attr.test/x' }],
+    ['5,000 characters (over the 4 KiB URL cap)', `https://attr.test/?q=${'a'.repeat(5000)}`],
+  ])('when deeplink_url is %s, then 400 with its text', async (_case, url) => {
+    const { deps } = h();
+    const p = await newProject(deps);
+
+    const res = await deeplink(p, randomUUID(), url);
+
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual(BAD_URL);
+  });
+});
+
+describe('413', () => {
+  it('when deeplink_url is 100 KB, then 413 Request body too large.', async () => {
+    const { deps } = h();
+    const p = await newProject(deps);
+
+    const res = await deeplink(p, randomUUID(), `https://attr.test/?q=${'a'.repeat(100 * 1024)}`);
+
+    expect(res.statusCode).toBe(413);
+    expect(res.json()).toEqual({ msg: 'Request body too large.', status: 413 });
+  });
+});
+
+describe('tenant isolation', () => {
+  it("when project B's app opens A's campaign link, then it is not a campaign link for B and A records nothing", async () => {
+    const { deps } = h();
+    const a = await newProject(deps);
+    const b = await newProject(deps);
+    const campaign = await campaignWithListings(deps, a);
+    const iid = await decidedInstall(a);
+    await init(h(), b.token, { install_instance_id: iid });
+    const url = `https://attr.test/${campaign.displayId}`;
+
+    const res = await deeplink(b, iid, url);
+
+    expect(res.json()).toEqual(answer(url, false, false));
+    expect(await reengagements(a)).toEqual([]);
+    expect((await installRows(deps, b))[0]?.init_link).toBeNull();
+  });
+});

@@ -1,0 +1,194 @@
+// Uninstall tracking state machine (product-notes: a daily silent push; 3 consecutive "uninstalled"
+// days count as an uninstall) with a fake push service: tokens that fail 1, 2 and 3 days,
+// recovery, reruns of one day, service errors, the uninstall fact's campaign and reporting count,
+// and the reinstall a later init or event records.
+import { randomUUID } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { PushResult } from '../../src/domain/uninstalls/push-sender.ts';
+import { runUninstallPass } from '../../src/domain/uninstalls/run-uninstall-pass.ts';
+import { attributedInstall, flushFacts, init, installEvents, post, useClientHarness } from '../support/client.ts';
+import { signUp } from '../support/commerce.ts';
+import { type FakePush, fakePushSender } from '../support/fake-push.ts';
+import { newProject, type TestProject } from '../support/harness.ts';
+
+const h = useClientHarness();
+const DAY = 86_400_000;
+const realNow = Date.now;
+let dayOffset = 0;
+
+afterEach(() => {
+  h().deps.now = realNow;
+});
+
+/** Runs the pass on a simulated day, each later than any earlier test's days. */
+async function passOn(day: number, fcm: FakePush, p: TestProject, apns?: FakePush) {
+  const base = realNow() + (dayOffset + day) * DAY;
+  h().deps.now = () => base;
+  return runUninstallPass(h().deps, async (projectId) =>
+    projectId === p.project.id ? { FCM: fcm, ...(apns ? { APNS: apns } : {}) } : {},
+  );
+}
+
+async function withToken(token = `fcm:${randomUUID()}`) {
+  const p = await newProject(h().deps);
+  const { campaign, iid } = await attributedInstall(h(), p);
+  const res = await post(h(), 'update-push-token', {
+    token: p.token,
+    platform: 'ANDROID',
+    install_instance_id: iid,
+    push_token: token,
+  });
+  expect(res.statusCode).toBe(200);
+  dayOffset += 10;
+  return { p, campaign, iid, token };
+}
+
+async function state(p: TestProject, iid: string) {
+  const [r] = await h().deps.sql`SELECT push_failures, uninstalled_at IS NOT NULL AS uninstalled FROM installs
+    WHERE project_id = ${p.project.id} AND install_instance_id = ${iid}`;
+  return r;
+}
+
+async function uninstallFacts(p: TestProject) {
+  await flushFacts(h());
+  const rs = await h().deps.ch.query({
+    query: `SELECT install_instance_id, campaign_id, display_id, network, platform, provider, failed_days
+      FROM uninstalls WHERE project_id = {p:String}`,
+    format: 'JSONEachRow',
+    query_params: { p: p.project.id },
+  });
+  return rs.json();
+}
+
+async function reportedUninstalls(p: TestProject): Promise<number> {
+  const rs = await h().deps.ch.query({
+    query: 'SELECT toUInt32(sum(uninstalls)) AS n FROM campaign_daily WHERE project_id = {p:String}',
+    format: 'JSONEachRow',
+    query_params: { p: p.project.id },
+  });
+  const [row] = await rs.json<{ n: number }>();
+  return Number(row?.n ?? 0);
+}
+
+async function failDays(fcm: FakePush, p: TestProject, token: string, results: PushResult[]) {
+  for (const [day, r] of results.entries()) {
+    fcm.answers.set(token, r);
+    await passOn(day, fcm, p);
+  }
+}
+
+describe('failed days', () => {
+  it.each<[string, PushResult[], number, boolean]>([
+    ['fails 1 day', ['unregistered'], 1, false],
+    ['fails 2 days', ['unregistered', 'unregistered'], 2, false],
+    ['fails 3 days', ['unregistered', 'unregistered', 'unregistered'], 3, true],
+    ['fails 2 days then is delivered', ['unregistered', 'unregistered', 'delivered'], 0, false],
+    [
+      'fails 2, recovers, fails 2 again',
+      ['unregistered', 'unregistered', 'delivered', 'unregistered', 'unregistered'],
+      2,
+      false,
+    ],
+    ['fails with service errors only', ['error', 'error', 'error', 'error'], 0, false],
+    ['fails, errors, fails, fails', ['unregistered', 'error', 'unregistered', 'unregistered'], 3, true],
+  ])(
+    'when a token %s, then the failure count and uninstall state follow',
+    async (_n, results, failures, uninstalled) => {
+      const { p, iid, token } = await withToken();
+      const fcm = fakePushSender('FCM');
+
+      await failDays(fcm, p, token, results);
+
+      expect(await state(p, iid)).toEqual({ push_failures: failures, uninstalled });
+      expect((await uninstallFacts(p)).length).toBe(uninstalled ? 1 : 0);
+    },
+  );
+
+  it('when the pass runs twice on one day, then the token is pushed and counted once', async () => {
+    const { p, iid, token } = await withToken();
+    const fcm = fakePushSender('FCM');
+    fcm.answers.set(token, 'unregistered');
+
+    await passOn(0, fcm, p);
+    await passOn(0, fcm, p);
+
+    expect(fcm.sent.filter((t) => t.token === token)).toHaveLength(1);
+    expect(await state(p, iid)).toEqual({ push_failures: 1, uninstalled: false });
+  });
+});
+
+describe('uninstall fact', () => {
+  it('when the third day fails, then one uninstalls fact with the install campaign, counted by reporting', async () => {
+    const { p, campaign, iid, token } = await withToken();
+    const fcm = fakePushSender('FCM');
+
+    await failDays(fcm, p, token, ['unregistered', 'unregistered', 'unregistered', 'unregistered']);
+
+    expect(await uninstallFacts(p)).toEqual([
+      {
+        install_instance_id: iid,
+        campaign_id: campaign.id,
+        display_id: campaign.displayId,
+        network: 'META',
+        platform: 'ANDROID',
+        provider: 'FCM',
+        failed_days: 3,
+      },
+    ]);
+    expect(await reportedUninstalls(p)).toBe(1);
+    expect(fcm.sent.filter((t) => t.token === token)).toHaveLength(3);
+  });
+});
+
+describe('reinstall', () => {
+  it('when an uninstalled install inits again, then the state clears, a reinstall is recorded, pushes resume', async () => {
+    const { p, iid, token } = await withToken();
+    const fcm = fakePushSender('FCM');
+    await failDays(fcm, p, token, ['unregistered', 'unregistered', 'unregistered']);
+    h().deps.now = realNow;
+
+    const res = await init(h(), p.token, { install_instance_id: iid });
+    fcm.answers.set(token, 'delivered');
+    await passOn(4, fcm, p);
+
+    expect(res.statusCode).toBe(202);
+    expect(await state(p, iid)).toEqual({ push_failures: 0, uninstalled: false });
+    await flushFacts(h());
+    expect((await installEvents(h().deps, p)).map((e) => e.kind)).toContain('reinstall_after_uninstall');
+    expect(fcm.sent.filter((t) => t.token === token)).toHaveLength(4);
+  });
+
+  it('when an uninstalled install sends an event, then the uninstall is undone', async () => {
+    const { p, iid, token } = await withToken();
+    await signUp(h(), p, iid, 'u-1');
+    const fcm = fakePushSender('FCM');
+    await failDays(fcm, p, token, ['unregistered', 'unregistered', 'unregistered']);
+    h().deps.now = realNow;
+
+    const res = await post(h(), 'capture-event', {
+      token: p.token,
+      platform: 'ANDROID',
+      install_instance_id: iid,
+      event_name: 'open',
+    });
+
+    expect(res.statusCode).toBe(200);
+    expect(await state(p, iid)).toEqual({ push_failures: 0, uninstalled: false });
+  });
+});
+
+describe('providers', () => {
+  it('when a token is an APNs token, then it goes to the APNs sender; without credentials it is skipped', async () => {
+    const apnsToken = 'a'.repeat(64);
+    const { p, iid } = await withToken(apnsToken);
+    const fcm = fakePushSender('FCM');
+    const apns = fakePushSender('APNS');
+
+    const skipped = await passOn(0, fcm, p);
+    await passOn(1, fcm, p, apns);
+
+    expect(skipped.skipped).toBeGreaterThanOrEqual(1);
+    expect(fcm.sent.some((t) => t.installInstanceId === iid)).toBe(false);
+    expect(apns.sent.filter((t) => t.installInstanceId === iid)).toHaveLength(1);
+  });
+});
