@@ -4,9 +4,9 @@
 // to bench/results/<time>.json and latest.json and compared with baseline.json. Targets and
 // regressions are reported, never enforced: the exit code is 0 unless the harness itself failed.
 import { rowsOf } from './lib/aggregate.ts';
-import { type BenchArgs, parseArgs, USAGE } from './lib/args.ts';
+import { type BenchArgs, parseArgs, USAGE, UsageError } from './lib/args.ts';
 import { killRunningChildrenNow } from './lib/child.ts';
-import { loadWorkloads, selectWorkloads } from './lib/discover.ts';
+import { loadWorkloads } from './lib/discover.ts';
 import { chooseLayout, type Layout, pinProcess } from './lib/layout.ts';
 import { collectAfterStop, runReps } from './lib/repetitions.ts';
 import { machine, renderText, resultsDoc } from './lib/report.ts';
@@ -57,7 +57,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  const selected = selectWorkloads(await loadWorkloads(), args.names);
+  const selected = await loadWorkloads(args.names);
   const startedAt = new Date().toISOString();
   const runId = Date.now().toString(36);
   const { mode, note } = detectMode(process.env);
@@ -123,6 +123,10 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
+    if (err instanceof UsageError) {
+      process.stderr.write(`error: ${err.message}\n${USAGE}\n`);
+      process.exit(2);
+    }
     process.stderr.write(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     process.exit(1);
   },

@@ -1,6 +1,9 @@
 // `npm run bench -- [workload …] [--quick] [--save-baseline] [--seed N] [--reps N] [--no-pin]`
 import type { LoadSettings } from './load.ts';
 
+/** A mistake on the command line: printed without a stack, exit code 2. */
+export class UsageError extends Error {}
+
 export type BenchArgs = {
   names: string[];
   quick: boolean;
@@ -29,7 +32,7 @@ options:
 function intFlag(argv: string[], i: number, name: string): number {
   const v = Number(argv[i + 1]);
   if (!Number.isInteger(v) || v < 1) {
-    throw new Error(`${name} needs a positive whole number`);
+    throw new UsageError(`${name} needs a positive whole number`);
   }
   return v;
 }
@@ -55,13 +58,13 @@ export function parseArgs(argv: string[]): BenchArgs {
         a.reps = v;
       }
     } else if (arg.startsWith('-')) {
-      throw new Error(`unknown option ${arg}`);
+      throw new UsageError(`unknown option ${arg}`);
     } else {
       a.names.push(arg);
     }
   }
   if (a.quick && a.saveBaseline) {
-    throw new Error('--save-baseline needs a full run (without --quick)');
+    throw new UsageError('--save-baseline needs a full run (without --quick)');
   }
   const load: LoadSettings = a.quick
     ? { connections: 50, durationS: 3, warmupS: 1 }

@@ -3,6 +3,7 @@
 // detached (its own process group), so a Ctrl-C in the terminal reaches only the bench, which then
 // stops them in order: SIGINT, wait for the exit, SIGKILL to the group on timeout.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
 import { ROOT } from '../../src/lib/paths.ts';
 
 export type Exit = { code: number | null; signal: NodeJS.Signals | null };
@@ -25,6 +26,7 @@ export function startNodeChild(
   script: string,
   env: Record<string, string>,
   cpu: number | undefined,
+  logFile?: string,
 ): Child {
   const nodeArgs = ['--import', 'tsx', script];
   const [cmd, args] =
@@ -35,7 +37,9 @@ export function startNodeChild(
   }
   let out = '';
   const listeners = new Set<() => void>();
+  const log = logFile ? createWriteStream(logFile) : undefined;
   const keep = (c: Buffer) => {
+    log?.write(c);
     out = (out + c.toString('utf8')).slice(-MAX_KEPT_OUTPUT);
     for (const l of listeners) {
       l();
@@ -43,7 +47,13 @@ export function startNodeChild(
   };
   proc.stdout?.on('data', keep);
   proc.stderr?.on('data', keep);
-  const exited = new Promise<Exit>((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })));
+  // 'close' (not 'exit'): by then stdout and stderr have been read to the end.
+  const exited = new Promise<Exit>((resolve) =>
+    proc.on('close', (code, signal) => {
+      log?.end();
+      resolve({ code, signal });
+    }),
+  );
   const child: Child = {
     name,
     proc,

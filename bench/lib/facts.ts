@@ -8,27 +8,46 @@ import postgres from 'postgres';
 import { createEmbeddedClickHouse } from '../../src/store/clickhouse/client.ts';
 import type { RunningService } from './service.ts';
 
-export type DrainReport = { drained: boolean; seconds: number; pending: number; deadLettered: number };
+export type DrainReport = {
+  drained: boolean;
+  seconds: number;
+  /** Rows still in the fact outbox, and installs still waiting for their attribution, at the end. */
+  outbox: number;
+  pendingInstalls: number;
+  deadLettered: number;
+};
 
-/** Waits until the project has no rows left in the fact outbox (all moved to ClickHouse or dead-lettered). */
-export async function waitForOutboxDrain(pgUrl: string, projectId: string, timeoutMs: number): Promise<DrainReport> {
+/**
+ * Waits until the project's backlog is gone: no install waiting for attribution and no row left in
+ * the fact outbox (all moved to ClickHouse or dead-lettered). A workload waits for this before the
+ * next one starts, so no workload shares the CPU with the previous one's leftovers.
+ */
+export async function waitForBacklog(pgUrl: string, projectId: string, timeoutMs: number): Promise<DrainReport> {
   const sql = postgres(pgUrl, { max: 1, onnotice: () => {} });
   const t0 = performance.now();
   try {
-    let pending = Number.NaN;
+    let outbox = Number.NaN;
+    let pendingInstalls = Number.NaN;
     while (performance.now() - t0 < timeoutMs) {
-      const [r] = await sql<
-        { n: number }[]
-      >`SELECT count(*)::int AS n FROM fact_outbox WHERE project_id = ${projectId}`;
-      pending = r?.n ?? 0;
-      if (pending === 0) {
+      const [r] = await sql<{ outbox: number; pending: number }[]>`
+        SELECT (SELECT count(*)::int FROM fact_outbox WHERE project_id = ${projectId}) AS outbox,
+          (SELECT count(*)::int FROM installs WHERE project_id = ${projectId} AND attribution_status = 'pending') AS pending`;
+      outbox = r?.outbox ?? 0;
+      pendingInstalls = r?.pending ?? 0;
+      if (outbox === 0 && pendingInstalls === 0) {
         break;
       }
       await new Promise((res) => setTimeout(res, 250));
     }
     const [d] = await sql<{ n: number }[]>`
       SELECT count(*)::int AS n FROM fact_dead_letters WHERE project_id = ${projectId}`;
-    return { drained: pending === 0, seconds: (performance.now() - t0) / 1000, pending, deadLettered: d?.n ?? 0 };
+    return {
+      drained: outbox === 0 && pendingInstalls === 0,
+      seconds: (performance.now() - t0) / 1000,
+      outbox,
+      pendingInstalls,
+      deadLettered: d?.n ?? 0,
+    };
   } finally {
     await sql.end({ timeout: 5 });
   }

@@ -69,6 +69,12 @@ export function renderText(r: RunInfo): string {
       `WARNING: other processes used up to ${round(contention.maxOtherCores, 2)} CPU cores during a measurement: the machine was shared, so these figures are noisier than usual.`,
     );
   }
+  const stop = r.service.stop;
+  if (stop && (stop.killed || stop.code !== 0)) {
+    lines.push(
+      `WARNING: the service did not stop cleanly on SIGINT (${stop.killed ? 'killed after 40 s' : `exit code ${stop.code}`} after ${round(stop.ms / 1000, 1)} s); see bench/results/latest-service.log.`,
+    );
+  }
   lines.push(`Took ${r.durationS} s.`);
   return `${lines.join('\n')}\n`;
 }

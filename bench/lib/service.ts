@@ -127,14 +127,15 @@ function childEnv(mode: ServiceMode, dataDir: string, port: number, pgPort: numb
   return env;
 }
 
-export async function startBenchService(mode: ServiceMode, layout: Layout): Promise<RunningService> {
+/** Starts the service; its whole output (stdout and stderr) also goes to logFile. */
+export async function startBenchService(mode: ServiceMode, layout: Layout, logFile: string): Promise<RunningService> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'attribution-bench-'));
   // Embedded Postgres runs as the 'postgres' user when we are root; it must reach the directory.
   await fs.chmod(dataDir, 0o755);
   const [port, pgPort] = [await freePort(), await freePort()];
   const url = `http://127.0.0.1:${port}`;
   const env = childEnv(mode, dataDir, port, pgPort);
-  const child = startNodeChild('service', path.join(ROOT, 'src/main.ts'), env, layout.serverCpu);
+  const child = startNodeChild('service', path.join(ROOT, 'src/main.ts'), env, layout.serverCpu, logFile);
   const stop = async () => {
     const r = await stopChild(child, 40_000);
     await stopOrphanPostgres(dataDir);

@@ -5,7 +5,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { type CeilingServer, startCeilingServer } from './ceiling-server.ts';
-import { type DrainReport, type FactsReader, openFactsReader, waitForOutboxDrain } from './facts.ts';
+import { type DrainReport, type FactsReader, openFactsReader, waitForBacklog } from './facts.ts';
 import type { Layout } from './layout.ts';
 import { prepareProject } from './project.ts';
 import { RESULTS_DIR } from './results.ts';
@@ -14,6 +14,8 @@ import { round } from './stats.ts';
 import type { BenchTarget } from './workload.ts';
 
 const FINAL_DRAIN_TIMEOUT_MS = 180_000;
+/** The service's whole output of the last run (git-ignored as *.log). */
+export const SERVICE_LOG = path.join(RESULTS_DIR, 'latest-service.log');
 
 /** pino JSON lines → count per message ('job failed': 120 says how often attribution retried). */
 function countLogMessages(output: string): Record<string, number> {
@@ -69,7 +71,8 @@ export class Session {
   private async startService(): Promise<BenchTarget> {
     const t0 = performance.now();
     this.opts.progress(`starting the service (${this.opts.mode} mode)`);
-    this.svc = await startBenchService(this.opts.mode, this.opts.layout);
+    await fs.mkdir(RESULTS_DIR, { recursive: true });
+    this.svc = await startBenchService(this.opts.mode, this.opts.layout, SERVICE_LOG);
     const project = await prepareProject(this.svc, this.opts.runId);
     this.report.start_s = round((performance.now() - t0) / 1000, 1);
     this.opts.progress(`service ready at ${this.svc.url} in ${this.report.start_s} s (project ${project.projectId})`);
@@ -82,7 +85,7 @@ export class Session {
       return;
     }
     const { svc, project } = await this.serviceP;
-    this.report.final_drain = await waitForOutboxDrain(svc.pgUrl, project.projectId, FINAL_DRAIN_TIMEOUT_MS);
+    this.report.final_drain = await waitForBacklog(svc.pgUrl, project.projectId, FINAL_DRAIN_TIMEOUT_MS);
     this.report.stop = await this.stopService();
     this.opts.progress(
       `service stopped in ${round(this.report.stop.ms / 1000, 1)} s (${this.report.stop.killed ? 'KILLED after timeout' : `exit code ${this.report.stop.code}`})`,
@@ -108,10 +111,7 @@ export class Session {
     await this.serviceP?.catch(() => {});
     await this.stopService().catch(() => {});
     if (this.svc) {
-      const output = this.svc.output();
-      this.report.log_messages = countLogMessages(output);
-      await fs.mkdir(RESULTS_DIR, { recursive: true });
-      await fs.writeFile(path.join(RESULTS_DIR, 'latest-service.log'), output).catch(() => {});
+      this.report.log_messages = countLogMessages(await fs.readFile(SERVICE_LOG, 'utf8').catch(() => ''));
       // chdb (closed just before) may still be finishing files in the directory: retry on ENOTEMPTY.
       await fs
         .rm(this.svc.dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 })

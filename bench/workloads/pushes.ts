@@ -75,7 +75,9 @@ export const workload: Workload = {
       const worker = async () => {
         while (next < batches.length) {
           const b = batches[next++] ?? [];
-          delivered += (await sender.send(b)).filter((r) => r === 'delivered').length;
+          // `delivered += await …` would read `delivered` before the await and lose other workers' counts.
+          const ok = (await sender.send(b)).filter((r) => r === 'delivered').length;
+          delivered += ok;
         }
       };
       await Promise.all(Array.from({ length: IN_FLIGHT }, worker));

@@ -2,7 +2,7 @@
 // the service's own host; autocannon follows no redirect) against the bare GET ceiling, then every
 // click accepted (3xx) is looked for in ClickHouse once the fact writer has drained the outbox.
 // Warm-up visits go to separate campaigns, so the measured campaigns hold only measured clicks.
-import { waitForOutboxDrain } from '../lib/facts.ts';
+import { waitForBacklog } from '../lib/facts.ts';
 import { cpuDetails, cpuLine } from '../lib/layout.ts';
 import { is3xx, runLoad } from '../lib/load.ts';
 import { benchDisplayId, createCampaign } from '../lib/project.ts';
@@ -57,7 +57,7 @@ export const workload: Workload = {
       `redirects: ${Math.round(r.okPerS)} 3xx/s (${round(r.okPerS / ceiling.okPerS, 2)}× bare GET), p50 ${round(r.latency.p50, 2)} ms, p99 ${round(r.latency.p99, 2)} ms; ${cpuLine(r.cpu, 'service', 'postgres')}`,
     );
     // The next workload must not share the CPU with this one's backlog: wait for the writer.
-    const drain = await waitForOutboxDrain(svc.pgUrl, project.projectId, DRAIN_TIMEOUT_MS);
+    const drain = await waitForBacklog(svc.pgUrl, project.projectId, DRAIN_TIMEOUT_MS);
     h.progress(`redirects: outbox ${drain.drained ? 'drained' : 'NOT drained'} in ${round(drain.seconds, 1)} s`);
     const accepted = r.ok;
     return {

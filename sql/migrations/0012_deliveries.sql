@@ -50,6 +50,8 @@ CREATE TABLE deliveries (
   project_id uuid NOT NULL REFERENCES projects (id) ON DELETE CASCADE,
   destination text NOT NULL,
   event_key text NOT NULL,
+  user_id text,                                  -- whose data the payload holds (user deletion)
+  install_instance_id text,
   event_time timestamptz NOT NULL,
   payload jsonb NOT NULL,
   product_ids text[] NOT NULL DEFAULT '{}',      -- forwarded content ids (catalog match rate)
@@ -64,3 +66,5 @@ CREATE TABLE deliveries (
 );
 CREATE INDEX deliveries_due ON deliveries (project_id, destination, next_attempt_at) WHERE status = 'pending';
 CREATE INDEX deliveries_dead ON deliveries (project_id, destination) WHERE status IN ('dead', 'invalid');
+CREATE INDEX deliveries_user ON deliveries (project_id, user_id);
+CREATE INDEX deliveries_install ON deliveries (project_id, install_instance_id);

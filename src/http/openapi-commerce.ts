@@ -3,6 +3,7 @@
 // (tolerant of real SDK bodies, exact texts per failure).
 import { z } from 'zod';
 import type { Operation } from './openapi.ts';
+import { CLIENT_ERRORS } from './openapi-client.ts';
 
 const client = {
   token: z.string().meta({ description: 'project token' }),
@@ -44,11 +45,10 @@ const removeFields = {
   payment_id: z.string().optional().meta({ description: 'that payment; "" or absent: every payment of user_id' }),
   user_id: userId.optional(),
 };
-const CLIENT_ERRORS = {
-  '401': 'invalid request signature',
-  '429': 'more than 25 requests per second for this token',
+const SERVER_ERRORS = {
+  '401': 'missing or invalid server key: `Unauthorized access.`',
+  '429': '`Rate limit exceeded. Please try again later.` (per source IP or per server key); Retry-After: 1',
 };
-const SERVER_ERRORS = { '401': 'missing or invalid server key: `Unauthorized access.`', '429': 'rate limit exceeded' };
 const NOT_REGISTERED = '200 instead when nothing was stored: user not registered through trigger, or a repeated id';
 
 const clientOp = (path: string, summary: string, body: z.ZodType, responses: Record<string, string>): Operation => ({

@@ -2,13 +2,11 @@
 // self-contained docs page at /docs (no external assets: it works offline).
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { skanSchemaSchema } from '../domain/skan/schema.ts';
+import { CLIENT_OPERATIONS } from './openapi-client.ts';
 import { COMMERCE_OPERATIONS } from './openapi-commerce.ts';
-import {
-  attributionDataBodySchema,
-  attributionResultQuerySchema,
-  handleDeeplinkBodySchema,
-  initBodySchema,
-} from './parse/client/schemas.ts';
+import { LINK_OPERATIONS, OPS_OPERATIONS } from './openapi-links.ts';
+import { attributionResultQuerySchema } from './parse/client/schemas.ts';
 import { attributedUsersQuerySchema } from './parse/v1/attributed-users.ts';
 import {
   createCampaignBodySchema,
@@ -27,12 +25,44 @@ export type Operation = {
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: z.ZodType;
-  /** Client routes authenticate with the token in the body, not a header. */
-  auth?: 'serviceKey' | 'bodyToken';
+  /**
+   * serviceKey (the default): the `service-key` header. bodyToken: client routes, the project token
+   * in the JSON body. none: links, well-known files and the operations endpoints.
+   */
+  auth?: 'serviceKey' | 'bodyToken' | 'none';
   responses: Record<string, string>;
 };
 
 const AUTH_401 = (text: string) => `missing or invalid server key: \`${text}\``;
+const RATE_429 = '`Rate limit exceeded. Please try again later.` (per source IP or per server key); Retry-After: 1';
+
+// Documentation schemas of the connection bodies: parse/v1/connections.ts reads them field by
+// field with the domain's checks (checkMetaConnection, checkMapping), which CLI and API share.
+const metaConnectionBodySchema = z.object({
+  dataset_id: z
+    .union([z.string().regex(/^\d{1,32}$/), z.number().int()])
+    .meta({ description: 'numeric id of the Meta dataset (pixel)' }),
+  access_token: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{20,1024}$/)
+    .meta({ description: 'Conversions API access token; stored encrypted under SECRETS_KEY, never answered back' }),
+  graph_version: z.string().nullable().optional().meta({ description: 'e.g. v21.0; default META_GRAPH_VERSION' }),
+  active: z.boolean().meta({ description: 'only facts recorded while the connection is active are sent' }),
+});
+const mappingsBodySchema = z.object({
+  mappings: z
+    .array(
+      z.object({
+        kind: z.enum(['event', 'payment']),
+        name: z.string().min(1).max(256).meta({ description: 'an event name, or a payment type (FIRST_PAYMENT, …)' }),
+        to: z
+          .enum(['AddToCart', 'ViewContent', 'Purchase'])
+          .meta({ description: 'events map to AddToCart or ViewContent; payment types to Purchase' }),
+      }),
+    )
+    .min(1)
+    .max(100),
+});
 
 export const OPERATIONS: Operation[] = [
   {
@@ -46,7 +76,7 @@ export const OPERATIONS: Operation[] = [
       '400': 'invalid filter, link, domain or channel',
       '401': AUTH_401('Unauthorized access.'),
       '422': 'invalid page or limit',
-      '429': 'rate limit exceeded',
+      '429': RATE_429,
     },
   },
   {
@@ -61,7 +91,7 @@ export const OPERATIONS: Operation[] = [
       '401': AUTH_401('Authentication failed.'),
       '404': '`Resource not found.` (no such campaign in the project)',
       '422': '`Required parameter missing.` (display_id), invalid page or limit',
-      '429': 'rate limit exceeded',
+      '429': RATE_429,
     },
   },
   {
@@ -74,7 +104,7 @@ export const OPERATIONS: Operation[] = [
       '201': '{msg, status, data: created campaign}',
       '400': 'invalid field, unknown domain or store listing',
       '401': AUTH_401('Server key missing!` or `Server key invalid!'),
-      '429': 'rate limit exceeded',
+      '429': RATE_429,
     },
   },
   ...(['patch', 'put'] as const).map(
@@ -90,7 +120,7 @@ export const OPERATIONS: Operation[] = [
         '400': 'missing display id, no field, blank name, non-boolean active',
         '401': AUTH_401('Server key missing!` or `Server key invalid!'),
         '404': '`Campaign not found!`',
-        '429': 'rate limit exceeded',
+        '429': RATE_429,
       },
     }),
   ),
@@ -105,7 +135,7 @@ export const OPERATIONS: Operation[] = [
       '400': '`Campaign display ID is required!`',
       '401': AUTH_401('Server key missing!` or `Server key invalid!'),
       '404': '`Campaign not found!`',
-      '429': 'rate limit exceeded',
+      '429': RATE_429,
     },
   },
   {
@@ -120,7 +150,7 @@ export const OPERATIONS: Operation[] = [
       '400': '`User ID is required!`',
       '401': AUTH_401('Server key missing!` or `Server key invalid!'),
       '404': "`User not found!` (also for another project's user)",
-      '429': 'rate limit exceeded',
+      '429': RATE_429,
     },
   },
   {
@@ -151,7 +181,7 @@ export const OPERATIONS: Operation[] = [
       '204': 'no attribution data (empty body)',
       '400': '`Either device_identifier or user_id is required.`',
       '401': AUTH_401('Unauthorized access.'),
-      '429': 'rate limit exceeded',
+      '429': RATE_429,
     },
   },
   ...(['put', 'post'] as const).map(
@@ -168,53 +198,68 @@ export const OPERATIONS: Operation[] = [
         '200': '{msg, status, data: {accepted, unchanged, rejected: [{index, reason}]}}; rejected rows are skipped',
         '400': '`rows must be an array of 1 to 10,000 spend rows.` or a body that is not a JSON object',
         '401': AUTH_401('Server key missing!` or `Server key invalid!'),
-        '429': 'rate limit exceeded',
+        '429': RATE_429,
       },
     }),
   ),
   {
-    method: 'post',
-    path: '/api/client/init',
-    summary: 'Register an install or app open; starts attribution',
-    tag: 'client',
-    auth: 'bodyToken',
-    body: initBodySchema,
+    method: 'put',
+    path: '/api/v1/connections/meta',
+    summary: 'Connect the project to its Meta dataset (Conversions API); only facts after activation are sent',
+    tag: 'connections',
+    body: metaConnectionBodySchema,
     responses: {
-      '202': '{processing_id, status: "accepted", message, success: true} (stable processing_id per install)',
-      '400': 'invalid or missing token, install_instance_id',
-      '401': 'invalid request signature',
-      '429': 'more than 25 requests per second for this token',
+      '200':
+        '{msg: `Meta connection saved.`, status, data: {dataset_id, graph_version, active, activated_at, token_fingerprint}}',
+      '400': '`Invalid connection: <problem>`',
+      '401': AUTH_401('Server key missing!` or `Server key invalid!'),
+      '429': RATE_429,
     },
   },
   {
-    method: 'post',
-    path: '/api/client/attribution-data',
-    summary: 'Attribution of an install as apps parse it; poll until attribution_source is not PENDING',
-    tag: 'client',
-    auth: 'bodyToken',
-    body: attributionDataBodySchema,
+    method: 'put',
+    path: '/api/v1/connections/meta/mappings',
+    summary: 'Map event names to AddToCart or ViewContent and payment types to Purchase',
+    tag: 'connections',
+    body: mappingsBodySchema,
     responses: {
-      '200': '{msg, status, data: {deeplink, campaign_data, attribution_source}}; final answers cached 24 h',
-      '400': 'unknown install',
-      '401': 'invalid token or request signature',
-      '429': 'more than 25 requests per second for this token',
+      '200':
+        '{msg: `<n> event mapping(s) saved.`, status, data: {mappings: [{kind, name, to}]}}: every mapping of the project',
+      '400':
+        '`mappings must be an array of 1 to 100 objects {kind, name, to}.` or `Invalid mapping at index <i>: <problem>`',
+      '401': AUTH_401('Server key missing!` or `Server key invalid!'),
+      '429': RATE_429,
     },
   },
   {
-    method: 'post',
-    path: '/api/client/handle-deeplink',
-    summary: 'Report a deeplink open (re-engagement, deferred attribution)',
-    tag: 'client',
-    auth: 'bodyToken',
-    body: handleDeeplinkBodySchema,
+    method: 'put',
+    path: '/api/v1/skan/schema',
+    summary: 'Store a SKAN 4 conversion schema as the project\'s next version (README "SKAdNetwork")',
+    tag: 'skan',
+    body: skanSchemaSchema,
     responses: {
-      '200': '{msg, status, data: {deeplink, is_linkrunner, processing}}',
-      '400': 'invalid or missing token, install_instance_id or deeplink_url',
-      '401': 'invalid request signature',
-      '429': 'more than 25 requests per second for this token',
+      '201': '{msg, status, data: {version, created_at, schema}}',
+      '400': '`Invalid SKAN schema: <path>: <problem>`',
+      '401': AUTH_401('Server key missing!` or `Server key invalid!'),
+      '429': RATE_429,
     },
   },
+  {
+    method: 'get',
+    path: '/api/v1/skan/schema',
+    summary: "The project's current (highest version) SKAN conversion schema",
+    tag: 'skan',
+    responses: {
+      '200': '{msg, status, data: {version, created_at, schema}}',
+      '401': AUTH_401('Server key missing!` or `Server key invalid!'),
+      '404': '`No SKAN schema is set for this project.`',
+      '429': RATE_429,
+    },
+  },
+  ...CLIENT_OPERATIONS,
   ...COMMERCE_OPERATIONS,
+  ...LINK_OPERATIONS,
+  ...OPS_OPERATIONS,
 ];
 
 const toJson = (s: z.ZodType) => z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
@@ -240,7 +285,7 @@ export function buildOpenApi(): Record<string, unknown> {
     entry[op.method] = {
       summary: op.summary,
       tags: [op.tag],
-      security: op.auth === 'bodyToken' ? [] : [{ serviceKey: [] }],
+      security: (op.auth ?? 'serviceKey') === 'serviceKey' ? [{ serviceKey: [] }] : [],
       parameters: [...parameters(op.params, 'path'), ...parameters(op.query, 'query')],
       ...(op.body
         ? { requestBody: { required: true, content: { 'application/json': { schema: toJson(op.body) } } } }
@@ -268,6 +313,12 @@ export function buildOpenApi(): Record<string, unknown> {
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
+const AUTH_LABEL: Record<NonNullable<Operation['auth']>, string> = {
+  serviceKey: '<code>service-key</code> header',
+  bodyToken: '<code>token</code> in the JSON body',
+  none: 'none',
+};
+
 function docsPage(doc: Record<string, unknown>): string {
   const sections = OPERATIONS.map((op) => {
     const params = [...parameters(op.params, 'path'), ...parameters(op.query, 'query')]
@@ -278,14 +329,15 @@ function docsPage(doc: Record<string, unknown>): string {
       .map(([c, d]) => `<li><b>${c}</b> ${escapeHtml(d)}</li>`)
       .join('');
     return `<section><h2>${op.method.toUpperCase()} ${escapeHtml(op.path)}</h2><p>${escapeHtml(op.summary)}</p>
-      ${params ? `<h3>Parameters</h3><ul>${params}</ul>` : ''}${body ? `<h3>Body</h3>${body}` : ''}
+      <p>Auth: ${AUTH_LABEL[op.auth ?? 'serviceKey']}</p>${params ? `<h3>Parameters</h3><ul>${params}</ul>` : ''}${body ? `<h3>Body</h3>${body}` : ''}
       <h3>Responses</h3><ul>${responses}</ul></section>`;
   }).join('\n');
   const info = doc.info as { title: string };
   return `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(info.title)}</title>
 <style>body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}pre{background:#f4f4f4;padding:.5rem;overflow:auto}section{border-top:1px solid #ddd}</style>
 </head><body><h1>${escapeHtml(info.title)}</h1><p>Machine-readable: <a href="/openapi.json">/openapi.json</a>.
-Authenticate with the <code>service-key</code> header.</p>${sections}</body></html>`;
+<code>/api/v1</code> takes the server key in the <code>service-key</code> header; <code>/api/client</code> takes the
+project token in the JSON body; links, well-known files and operations endpoints take nothing.</p>${sections}</body></html>`;
 }
 
 export function registerDocsRoutes(app: FastifyInstance): void {

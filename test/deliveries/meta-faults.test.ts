@@ -8,7 +8,12 @@ import { deliverJob } from '../../jobs/deliver.job.ts';
 import { enqueueDueDeliveries } from '../../src/domain/deliveries/enqueue-due-deliveries.ts';
 import { replayDeadDeliveries } from '../../src/domain/deliveries/replay-dead-deliveries.ts';
 import { QUEUES } from '../../src/queue/names.ts';
-import { insertDeliveries, listDeadDeliveries } from '../../src/store/postgres/deliveries.ts';
+import {
+  claimDueDeliveries,
+  finishDeliveries,
+  insertDeliveries,
+  listDeadDeliveries,
+} from '../../src/store/postgres/deliveries.ts';
 import { post } from '../support/client.ts';
 import {
   attemptRows,
@@ -170,6 +175,37 @@ describe('refused and stale', () => {
       [200, 1],
     ]);
     expect(new Set(acceptedOf([...ids, ...more])).size).toBe(1001);
+  });
+});
+
+describe('stalled worker (catalog F9)', () => {
+  it('when a claim is never finished, then after its lease another run sends the rows and they count once', async () => {
+    const { p, ids } = await queued(2, 'stall');
+    const t0 = Date.now();
+    const stalled = await claimDueDeliveries(h().deps.sql, {
+      projectId: p.project.id,
+      destination: 'meta',
+      now: new Date(t0),
+      limit: 1000,
+      leaseMs: 60_000,
+    });
+    expect(stalled).toHaveLength(2);
+    expect((await deliverAt(h().deps, p, 'meta', t0 + 1_000)).claimed).toBe(0);
+
+    expect(await deliverAt(h().deps, p, 'meta', t0 + 61_000)).toMatchObject({ claimed: 2, sent: 2 });
+    await finishDeliveries(
+      h().deps.sql,
+      stalled.map((d) => d.id),
+      'sent',
+      null,
+      new Date(),
+    );
+
+    expect(acceptedOf(ids).sort()).toEqual([...ids].sort());
+    expect((await deliveryRows(h().deps, p)).map((r) => [r.status, r.attempts])).toEqual([
+      ['sent', 1],
+      ['sent', 1],
+    ]);
   });
 });
 

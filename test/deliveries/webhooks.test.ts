@@ -77,6 +77,16 @@ describe('webhooks', () => {
     ]);
   });
 
+  it('when the user is deleted (DELETE /api/v1/users), then their queued deliveries are deleted too', async () => {
+    const { p } = await hooked();
+    expect(await deliveryRows(h().deps, p)).toHaveLength(2);
+
+    const res = await h().app.inject({ method: 'DELETE', url: '/api/v1/users/u-7', headers: p.headers });
+
+    expect(res.statusCode).toBe(200);
+    expect(await deliveryRows(h().deps, p)).toEqual([]);
+  });
+
   it('when the receiver answers 410, then the delivery is dead with the reason and not retried', async () => {
     const { p, destination } = await hooked(['install']);
     receiver.failNext(1, 410);

@@ -6,7 +6,7 @@ import type { Deps } from '../../src/deps.ts';
 import { type BatchOutcome, deliverBatch } from '../../src/domain/deliveries/deliver-batch.ts';
 import { mapEvent } from '../../src/domain/deliveries/map-event.ts';
 import { setMetaConnection } from '../../src/domain/deliveries/set-meta-connection.ts';
-import { ANDROID_UA, attribute, init, post } from './client.ts';
+import { ANDROID_UA, attribute, post } from './client.ts';
 import type { Harness, TestProject } from './harness.ts';
 
 export const ACCESS_TOKEN = 'EAAGtesttoken1234567890abcdef';
@@ -45,8 +45,6 @@ export async function registeredUser(h: Harness, p: TestProject, u: UserInfo): P
   }
   return iid;
 }
-
-export { init };
 
 /** Active Meta connection with the usual mappings: add_to_cart, view_item, FIRST_PAYMENT, DEFAULT. */
 export async function connectMeta(deps: Deps, p: TestProject, active = true): Promise<void> {

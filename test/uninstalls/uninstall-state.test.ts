@@ -70,6 +70,16 @@ async function reportedUninstalls(p: TestProject): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
+async function factDay(p: TestProject): Promise<string> {
+  const rs = await h().deps.ch.query({
+    query: 'SELECT toString(day) AS day FROM uninstalls WHERE project_id = {p:String}',
+    format: 'JSONEachRow',
+    query_params: { p: p.project.id },
+  });
+  const [row] = await rs.json<{ day: string }>();
+  return row?.day ?? '';
+}
+
 async function failDays(fcm: FakePush, p: TestProject, token: string, results: PushResult[]) {
   for (const [day, r] of results.entries()) {
     fcm.answers.set(token, r);
@@ -117,6 +127,24 @@ describe('failed days', () => {
   });
 });
 
+describe('token refresh', () => {
+  it('when the app sends a new push token after 2 failed days, then the count starts again', async () => {
+    const { p, iid, token } = await withToken();
+    const fcm = fakePushSender('FCM');
+    await failDays(fcm, p, token, ['unregistered', 'unregistered']);
+
+    const res = await post(h(), 'update-push-token', {
+      token: p.token,
+      platform: 'ANDROID',
+      install_instance_id: iid,
+      push_token: `fcm:${randomUUID()}`,
+    });
+
+    expect(res.statusCode).toBe(200);
+    expect(await state(p, iid)).toEqual({ push_failures: 0, uninstalled: false });
+  });
+});
+
 describe('uninstall fact', () => {
   it('when the third day fails, then one uninstalls fact with the install campaign, counted by reporting', async () => {
     const { p, campaign, iid, token } = await withToken();
@@ -136,6 +164,14 @@ describe('uninstall fact', () => {
       },
     ]);
     expect(await reportedUninstalls(p)).toBe(1);
+    const day = await factDay(p);
+    const report = await h().app.inject({
+      method: 'GET',
+      url: `/api/v1/reporting/campaigns?from=${day}&to=${day}`,
+      headers: p.headers,
+    });
+    expect(report.statusCode).toBe(200);
+    expect(report.json().data.campaigns).toMatchObject([{ id: campaign.id, uninstalls: '1' }]);
     expect(fcm.sent.filter((t) => t.token === token)).toHaveLength(3);
   });
 });

@@ -7,7 +7,7 @@ import type { Deps } from '../../deps.ts';
 import { randomCode } from '../../lib/ids.ts';
 import { formatChTime, localDay } from '../../lib/time.ts';
 import type { AttributeInstallPayload } from '../../queue/payloads.ts';
-import { clicksPendingBefore, findAttributionSettings } from '../../store/postgres/attribution-settings.ts';
+import { findAttributionSettings } from '../../store/postgres/attribution-settings.ts';
 import { findCampaignById } from '../../store/postgres/campaigns.ts';
 import { insertOutboxRows } from '../../store/postgres/fact-outbox.ts';
 import { findInstall, type InstallRecord, saveInstallDecision } from '../../store/postgres/installs.ts';
@@ -69,9 +69,6 @@ export async function attributeInstall(
   const project = await findProjectById(deps.sql, job.projectId);
   if (!project) {
     return undefined;
-  }
-  if (await clicksPendingBefore(deps.sql, project.id, install.createdAt)) {
-    throw new RetryLaterError('clicks recorded before the install are still on their way to ClickHouse');
   }
   const cfg = attributionSettings(await findAttributionSettings(deps.sql, project.id));
   const { signals, candidates } = await gatherCandidates(deps, install, cfg).catch((err: unknown) => {

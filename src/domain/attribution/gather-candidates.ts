@@ -5,12 +5,13 @@ import { findClicksByIp, findClicksByKey } from '../../store/clickhouse/clicks.t
 import { findCampaignByDisplayId } from '../../store/postgres/campaigns.ts';
 import type { InstallRecord } from '../../store/postgres/installs.ts';
 import { deviceSeenBefore } from '../../store/postgres/installs.ts';
+import { findPendingClicks, type PendingClickFilter } from '../../store/postgres/pending-clicks.ts';
 import { displayIdFromLink } from '../campaigns/parse-link.ts';
 import { clickIdFromReferrer } from '../identity/device-signals.ts';
 import { networkResolvers } from './network-resolvers.ts';
 import { resolveNetworkClaim } from './resolvers.ts';
 import type { AttributionSettings } from './settings.ts';
-import type { Candidates, InstallSignals } from './types.ts';
+import type { Candidates, Click, InstallSignals } from './types.ts';
 
 const HOUR = 3600_000;
 
@@ -23,6 +24,15 @@ async function linkCampaign(deps: Pick<Deps, 'sql' | 'config'>, install: Install
   return c ? { campaignId: c.id, displayId: c.displayId, network: c.network ?? '' } : null;
 }
 
+/** Clicks from ClickHouse and from the outbox (not yet moved), each click once. */
+async function both(stored: Promise<Click[]>, waiting: Promise<Click[]>): Promise<Click[]> {
+  const seen = new Map<string, Click>();
+  for (const c of [...(await stored), ...(await waiting)]) {
+    seen.set(c.clickId, seen.get(c.clickId) ?? c);
+  }
+  return [...seen.values()].sort((a, b) => b.ts - a.ts);
+}
+
 export async function gatherCandidates(
   deps: Pick<Deps, 'sql' | 'ch' | 'config' | 'log' | 'cache'>,
   install: InstallRecord,
@@ -33,17 +43,19 @@ export async function gatherCandidates(
   const adId = install.gaid ?? install.idfa;
   const window = { projectId: install.projectId, fromMs: installTs - cfg.clickLookbackMs, toMs: installTs + HOUR };
   const fpWindow = { ...window, fromMs: installTs - Math.min(cfg.fingerprintWindowMs, cfg.clickLookbackMs) };
+  const referrerWindow = { ...window, fromMs: installTs - cfg.clickLookbackMs - 24 * HOUR };
+  const pending = (filter: PendingClickFilter, w: typeof window) =>
+    findPendingClicks(deps.sql, install.projectId, filter, w);
   const [referrerClicks, adIdClicks, ipClicks, link, seenBefore, networkClaim] = await Promise.all([
     referrerClickId
-      ? findClicksByKey(
-          deps.ch,
-          { ...window, fromMs: installTs - cfg.clickLookbackMs - 24 * HOUR },
-          `c:${referrerClickId}`,
+      ? both(
+          findClicksByKey(deps.ch, referrerWindow, `c:${referrerClickId}`),
+          pending({ clickId: referrerClickId }, referrerWindow),
         )
       : [],
-    adId && cfg.methods.adId ? findClicksByKey(deps.ch, window, `a:${adId}`) : [],
+    adId && cfg.methods.adId ? both(findClicksByKey(deps.ch, window, `a:${adId}`), pending({ adId }, window)) : [],
     install.ip && cfg.methods.fingerprint && cfg.fingerprintWindowMs > 0
-      ? findClicksByIp(deps.ch, fpWindow, install.ip)
+      ? both(findClicksByIp(deps.ch, fpWindow, install.ip), pending({ ip: install.ip }, fpWindow))
       : [],
     linkCampaign(deps, install),
     deviceSeenBefore(deps.sql, install),

@@ -18,7 +18,8 @@ import { sendMetaBatch } from './send-meta-batch.ts';
 import { sendWebhook } from './send-webhook.ts';
 
 export const META_BATCH_LIMIT = 1000;
-const WEBHOOK_BATCH_LIMIT = 50;
+// Sent one by one at up to 5 s each: the batch must finish well inside the claim lease.
+const WEBHOOK_BATCH_LIMIT = 10;
 /** Meta rejects a whole request holding an event older than 7 days; keep a minute of margin. */
 export const META_MAX_AGE_MS = 7 * 24 * 3600 * 1000 - 60_000;
 const LEASE_MS = 60_000;

@@ -57,6 +57,8 @@ async function metaDelivery(tx: Sql, f: DeliveryFact): Promise<NewDelivery | und
     projectId: f.projectId,
     destination: META_DESTINATION,
     eventKey: `${event.event_name}:${event.event_id}`,
+    userId: f.userId,
+    installInstanceId: f.installInstanceId,
     eventTime: new Date(f.occurredAtMs),
     payload: event,
     productIds: forwardedProductIds(event),
@@ -82,6 +84,8 @@ async function webhookDeliveries(tx: Sql, f: DeliveryFact): Promise<NewDelivery[
     projectId: f.projectId,
     destination: webhookDestination(h.id),
     eventKey: key,
+    userId: f.userId,
+    installInstanceId: f.installInstanceId,
     eventTime: new Date(f.occurredAtMs),
     payload: body,
   }));

@@ -10,6 +10,7 @@
 import type { Deps } from '../../deps.ts';
 import type { Cutoffs } from '../../store/clickhouse/report-levels.ts';
 import {
+  type ActivityRow,
   type CounterRow,
   type ReportScope,
   selectActivity,
@@ -21,13 +22,14 @@ import {
   findReportNetworkAccounts,
   listReportCampaigns,
   type ReportCampaignRecord,
+  type ReportNetworkAccount,
 } from '../../store/postgres/report-campaigns.ts';
 import { listingsOfCampaigns, type StoreListing } from '../../store/postgres/store-listings.ts';
 import { displayIdFromLink } from '../campaigns/parse-link.ts';
 import { COHORT_DAYS, cohortCutoff, zeroCohortCounts, zeroDaywise } from './cohorts.ts';
 import { addDecimal } from './decimal.ts';
 import { isIosOnly, type SortValues, sortValues, type Totals, zeroTotals } from './metrics.ts';
-import { loadPageDetails } from './page-details.ts';
+import { loadPageDetails, type PageDetails } from './page-details.ts';
 import type { ReportInput } from './report-input.ts';
 import type { CampaignReport, CampaignReportRow } from './report-types.ts';
 import { containsPattern, looksLikeLink } from './search.ts';
@@ -142,6 +144,32 @@ async function pageActivity(deps: ReportDeps, scope: ReportScope, today: string,
   return new Map(rows.map((r) => [r.campaignId, r]));
 }
 
+function reportRow(
+  r: Ranked,
+  details: PageDetails,
+  activity: Map<number, ActivityRow>,
+  accounts: Map<number, ReportNetworkAccount>,
+): CampaignReportRow {
+  const d = details.campaign.get(r.c.id);
+  return {
+    campaign: r.c,
+    listings: r.ls,
+    networkAccount: r.c.networkAccountId === null ? null : (accounts.get(r.c.networkAccountId) ?? null),
+    ios: r.ios,
+    android: r.android,
+    iosOnly: r.iosOnly,
+    totals: r.totals,
+    events: d?.events ?? new Map(),
+    payments: d?.payments ?? new Map(),
+    cohorts: d?.cohorts ?? zeroCohortCounts(),
+    daywise: d?.daywise ?? zeroDaywise(),
+    activeUsers: activity.get(r.c.id)?.activeUsers ?? 0,
+    activity: activity.get(r.c.id)?.activity ?? 0,
+    adSets: details.adSets.get(r.c.id) ?? [],
+    keywords: details.keywords.get(r.c.id) ?? [],
+  };
+}
+
 export async function buildCampaignReport(
   deps: ReportDeps,
   project: Project,
@@ -173,26 +201,7 @@ export async function buildCampaignReport(
   const activity = await pageActivity(deps, scope, today, input.activeUsersDays, ids);
   const accountIds = page.flatMap((r) => (r.c.networkAccountId === null ? [] : [r.c.networkAccountId]));
   const accounts = await findReportNetworkAccounts(deps.sql, project.id, accountIds);
-  const rows: CampaignReportRow[] = page.map((r) => {
-    const d = details.campaign.get(r.c.id);
-    return {
-      campaign: r.c,
-      listings: r.ls,
-      networkAccount: r.c.networkAccountId === null ? null : (accounts.get(r.c.networkAccountId) ?? null),
-      ios: r.ios,
-      android: r.android,
-      iosOnly: r.iosOnly,
-      totals: r.totals,
-      events: d?.events ?? new Map(),
-      payments: d?.payments ?? new Map(),
-      cohorts: d?.cohorts ?? zeroCohortCounts(),
-      daywise: d?.daywise ?? zeroDaywise(),
-      activeUsers: activity.get(r.c.id)?.activeUsers ?? 0,
-      activity: activity.get(r.c.id)?.activity ?? 0,
-      adSets: details.adSets.get(r.c.id) ?? [],
-      keywords: details.keywords.get(r.c.id) ?? [],
-    };
-  });
+  const rows = page.map((r) => reportRow(r, details, activity, accounts));
   return {
     rows,
     total: ranked.length,

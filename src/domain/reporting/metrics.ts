@@ -17,7 +17,7 @@ export type Totals = {
   reinstalls: number;
   reengagements: number;
   signups: number;
-  /** Always 0 until uninstall tracking writes uninstall facts (campaign_daily.uninstalls). */
+  /** Uninstalls detected by uninstall tracking (campaign_daily.uninstalls, fed by uninstalls_daily_mv). */
   uninstalls: number;
   suspiciousInstalls: number;
   clickThrough: number;

@@ -1,9 +1,10 @@
 // FCM HTTP v1 sender: a service-account JWT is exchanged for an OAuth2 access token (cached until
 // a minute before it expires), then each token gets one data-only message (FCM v1 has no batch
-// endpoint; the batch's sends run `parallel` at a time over keep-alive connections). Answers:
+// endpoint; the batch's sends run `parallel` at a time over a keep-alive agent, keepalive-post.ts). Answers:
 // 200 delivered; 404 / UNREGISTERED unregistered; anything else (401, 429, 5xx, network) error.
 // Base URLs come from config only.
 import { signJwt } from './jwt.ts';
+import { keepAliveAgents, keepAlivePost } from './keepalive-post.ts';
 import type { FcmCredentials } from './push-credentials.ts';
 import type { PushResult, PushSender, PushTarget } from './push-sender.ts';
 
@@ -14,6 +15,8 @@ export type FcmUrls = { fcmBaseUrl: string; fcmTokenUrl: string };
 
 export function createFcmSender(creds: FcmCredentials, urls: FcmUrls, parallel = 32): PushSender {
   let cached: { token: string; until: number } | undefined;
+  const agents = keepAliveAgents(parallel);
+  const sendUrl = `${urls.fcmBaseUrl}/v1/projects/${encodeURIComponent(creds.project_id)}/messages:send`;
 
   async function accessToken(): Promise<string> {
     if (cached && cached.until > Date.now()) {
@@ -43,10 +46,11 @@ export function createFcmSender(creds: FcmCredentials, urls: FcmUrls, parallel =
 
   async function sendOne(bearer: string, t: PushTarget): Promise<PushResult> {
     try {
-      const res = await fetch(`${urls.fcmBaseUrl}/v1/projects/${encodeURIComponent(creds.project_id)}/messages:send`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
-        body: JSON.stringify({
+      const res = await keepAlivePost(
+        agents,
+        sendUrl,
+        { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
+        JSON.stringify({
           message: {
             token: t.token,
             data: { lr_uninstall_check: '1' },
@@ -57,14 +61,12 @@ export function createFcmSender(creds: FcmCredentials, urls: FcmUrls, parallel =
             },
           },
         }),
-        redirect: 'error',
-        signal: AbortSignal.timeout(TIMEOUT_MS),
-      });
-      const text = await res.text();
-      if (res.ok) {
+        TIMEOUT_MS,
+      );
+      if (res.status >= 200 && res.status < 300) {
         return 'delivered';
       }
-      return res.status === 404 || text.includes('UNREGISTERED') ? 'unregistered' : 'error';
+      return res.status === 404 || res.text.includes('UNREGISTERED') ? 'unregistered' : 'error';
     } catch {
       return 'error';
     }

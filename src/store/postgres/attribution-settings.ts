@@ -9,11 +9,3 @@ export async function findAttributionSettings(sql: Sql, projectId: string): Prom
 export async function updateAttributionSettings(sql: Sql, projectId: string, settings: unknown): Promise<void> {
   await sql`UPDATE projects SET attribution_settings = ${sql.json(settings as never)} WHERE id = ${projectId}`;
 }
-
-/** Whether clicks of this project recorded up to `at` are still in the outbox (not yet in ClickHouse). */
-export async function clicksPendingBefore(sql: Sql, projectId: string, at: Date): Promise<boolean> {
-  const [row] = await sql<{ n: number }[]>`
-    SELECT count(*)::int AS n FROM (SELECT 1 FROM fact_outbox
-      WHERE fact_table = 'clicks' AND project_id = ${projectId} AND created_at <= ${at} LIMIT 1) x`;
-  return (row?.n ?? 0) > 0;
-}

@@ -7,6 +7,9 @@ export type NewDelivery = {
   projectId: string;
   destination: string;
   eventKey: string;
+  /** Whose data the payload holds, so deleting a user deletes their deliveries too. */
+  userId?: string | null;
+  installInstanceId?: string | null;
   eventTime: Date;
   payload: Record<string, unknown>;
   productIds?: string[];
@@ -34,6 +37,8 @@ export async function insertDeliveries(sql: Sql, rows: NewDelivery[]): Promise<n
     project_id: r.projectId,
     destination: r.destination,
     event_key: r.eventKey,
+    user_id: r.userId ?? null,
+    install_instance_id: r.installInstanceId ?? null,
     event_time: r.eventTime,
     payload: sql.json(r.payload as never),
     product_ids: r.productIds ?? [],
@@ -41,7 +46,7 @@ export async function insertDeliveries(sql: Sql, rows: NewDelivery[]): Promise<n
     last_error: r.invalidReason ?? null,
   }));
   const inserted = await sql`
-    INSERT INTO deliveries ${sql(values, 'project_id', 'destination', 'event_key', 'event_time', 'payload', 'product_ids', 'status', 'last_error')}
+    INSERT INTO deliveries ${sql(values, 'project_id', 'destination', 'event_key', 'user_id', 'install_instance_id', 'event_time', 'payload', 'product_ids', 'status', 'last_error')}
     ON CONFLICT (project_id, destination, event_key) DO NOTHING RETURNING id`;
   return inserted.length;
 }

@@ -337,7 +337,10 @@ export async function savePushToken(
   installInstanceId: string,
   pushToken: string,
 ): Promise<boolean> {
-  const res = await sql`UPDATE installs SET push_token = ${pushToken}, push_token_updated_at = now()
+  // A new token starts uninstall tracking's count of failed days afresh (the old token's failures
+  // say nothing about the new one).
+  const res = await sql`UPDATE installs SET push_token = ${pushToken}, push_token_updated_at = now(),
+      push_failures = CASE WHEN push_token IS DISTINCT FROM ${pushToken} THEN 0 ELSE push_failures END
     WHERE project_id = ${projectId} AND install_instance_id = ${installInstanceId}`;
   return res.count === 1;
 }

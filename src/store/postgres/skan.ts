@@ -31,14 +31,17 @@ export async function findCurrentSkanSchema(sql: Sql, projectId: string): Promis
   return r ? { version: r.version as number, schema: r.schema, createdAt: r.created_at as Date } : undefined;
 }
 
-/** Locks the install row for the rest of the transaction, so concurrent requests merge in turn. */
+/**
+ * Locks an iOS install's row for the rest of the transaction, so concurrent requests merge in turn;
+ * other platforms are neither returned nor locked (their events take no extra lock).
+ */
 export async function lockSkanInstall(
   sql: Sql,
   projectId: string,
   installInstanceId: string,
 ): Promise<SkanInstallState | undefined> {
   const [r] = await sql`SELECT platform, created_at, skan_fine, skan_coarse, skan_locked, skan_window FROM installs
-    WHERE project_id = ${projectId} AND install_instance_id = ${installInstanceId} FOR UPDATE`;
+    WHERE project_id = ${projectId} AND install_instance_id = ${installInstanceId} AND platform = 'IOS' FOR UPDATE`;
   return r ? toState(r) : undefined;
 }
 

@@ -91,6 +91,9 @@ export async function deleteUserRows(
   const outbox = await sql`DELETE FROM fact_outbox o WHERE ${mine('o')}`;
   const dead = await sql`DELETE FROM fact_dead_letters d WHERE ${mine('d')}`;
   const payments = await sql`DELETE FROM payments WHERE project_id = ${projectId} AND user_id = ${userId}`;
+  // Queued or logged outgoing deliveries (webhook bodies hold the user's own fields).
+  await sql`DELETE FROM deliveries WHERE project_id = ${projectId}
+    AND (user_id = ${userId} OR install_instance_id = ANY(${f.installIds}::text[]))`;
   const installs = await sql`
     DELETE FROM installs WHERE project_id = ${projectId} AND install_instance_id = ANY(${f.installIds}::text[])`;
   const users = await sql`DELETE FROM app_users WHERE project_id = ${projectId} AND user_id = ${userId}`;

@@ -343,6 +343,25 @@ describe('GET /api/v1/reporting/campaigns', () => {
         expect(res.json().data.campaigns).toEqual([]);
       }
     });
+
+    it("when B writes campaigns and facts, then A's report is unchanged", async () => {
+      const { app, deps } = h();
+      const a = await newProject(deps);
+      const b = await newProject(deps);
+      const ca = await f.campaign(app, a, { name: 'Alpha' });
+      await r.insertFacts(deps, 'clicks', [r.click(a, { campaignId: ca.id }, '2025-02-01')]);
+      const before = await report(a, 'limit=10');
+
+      const cb = await f.campaign(app, b, { name: 'Alpha' });
+      const x = r.newInstall({ campaignId: cb.id }, '2025-02-01');
+      await r.insertFacts(deps, 'clicks', [r.click(b, { campaignId: cb.id }, '2025-02-01')]);
+      await r.insertFacts(deps, 'attributions', [r.attribution(b, x)]);
+      await r.insertFacts(deps, 'events', [r.event(b, x, 'u', 'only_b', '2025-02-01')]);
+      await r.insertFacts(deps, 'payments', [r.payment(b, x, 'u', '2025-02-01', '9')]);
+      const after = await report(a, 'limit=11');
+
+      expect({ ...after.json().data, pagination: null }).toEqual({ ...before.json().data, pagination: null });
+    });
   });
 });
 

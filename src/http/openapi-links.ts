@@ -1,0 +1,117 @@
+// OpenAPI operations of what the service serves without credentials: campaign links and the
+// deep-link verification files on link domains (routes/links), and the operations endpoints
+// (routes/ops, openapi.ts). Links answer redirects and HTML, never JSON; README "Link handler".
+import { z } from 'zod';
+import type { Operation } from './openapi.ts';
+
+const linkParam = (what: string) => z.string().optional().meta({ description: what });
+
+// The ad-network parameters a link may carry (domain/links/read-click-params.ts): recorded on the
+// click, never used to build the redirect.
+const clickParams = {
+  utm_source: linkParam('recorded on the click; also passed to the Play Install Referrer'),
+  utm_medium: linkParam('recorded on the click; also passed to the Play Install Referrer'),
+  utm_campaign: linkParam('recorded on the click; also passed to the Play Install Referrer'),
+  utm_term: linkParam('recorded on the click; also passed to the Play Install Referrer'),
+  utm_content: linkParam('recorded on the click; also passed to the Play Install Referrer'),
+  gclid: linkParam('Google click id'),
+  gbraid: linkParam('Google click id (iOS app campaigns)'),
+  wbraid: linkParam('Google click id (web to app)'),
+  fbclid: linkParam('Meta click id'),
+  ttclid: linkParam('TikTok click id'),
+  adset_id: linkParam('ad set id (also ad_set_id)'),
+  adset_name: linkParam('ad set name (also ad_set_name)'),
+  ad_id: linkParam('ad creative id (also creative_id)'),
+  ad_name: linkParam('ad creative name (also creative_name)'),
+  keyword_id: linkParam('search keyword id'),
+  keyword: linkParam('search keyword (also keyword_name)'),
+  gaid: linkParam('Android advertising id; kept only when a non-zero UUID'),
+  idfa: linkParam('iOS advertising id; kept only when a non-zero UUID'),
+  network: linkParam('network code, used when the campaign has no network of its own'),
+};
+
+const LINK_RESPONSES = {
+  '200':
+    'HTML page for the in-app browsers of Instagram, Facebook, TikTok, Snapchat, LinkedIn and X on phones: tries the app by its URL scheme, then continues to the store target (the click is counted)',
+  '302':
+    "redirect (Location) to the campaign's stored target for the visitor's platform; Cache-Control: no-store. A counted click is recorded first (crawlers and HEAD requests are not counted)",
+  '404':
+    'HTML page `Link not found` (unknown host or campaign, deleted campaign, or no stored target for the device); inactive campaigns still redirect',
+};
+
+const wellKnown = (path: string, summary: string): Operation => ({
+  method: 'get',
+  path: `/.well-known/${path}`,
+  summary,
+  tag: 'links',
+  auth: 'none',
+  responses: {
+    '200': 'the file stored with `projects set-well-known`, as JSON; Cache-Control: public, max-age=300',
+    '404': '`{}`: the host is no link domain, or the project has not set this file',
+  },
+});
+
+export const LINK_OPERATIONS: Operation[] = [
+  {
+    method: 'get',
+    path: '/',
+    summary: 'Open a campaign link (`link` form), on a link domain or the service host',
+    tag: 'links',
+    auth: 'none',
+    query: z.object({
+      c: z.string().max(64).meta({ description: 'campaign display id' }),
+      ...clickParams,
+    }),
+    responses: LINK_RESPONSES,
+  },
+  {
+    method: 'get',
+    path: '/{display_id}',
+    summary: 'Open a campaign link (`shareable_link` form); /healthz, /readyz, /docs and /openapi.json win',
+    tag: 'links',
+    auth: 'none',
+    params: z.object({ display_id: z.string().max(64).meta({ description: 'campaign display id' }) }),
+    query: z.object(clickParams),
+    responses: LINK_RESPONSES,
+  },
+  wellKnown('apple-app-site-association', "The project's apple-app-site-association (iOS universal links)"),
+  wellKnown('assetlinks.json', "The project's Digital Asset Links file (Android app links)"),
+];
+
+export const OPS_OPERATIONS: Operation[] = [
+  {
+    method: 'get',
+    path: '/healthz',
+    summary: 'Liveness: answers whenever the process does (stores are not checked)',
+    tag: 'ops',
+    auth: 'none',
+    responses: { '200': '{status: "ok"}' },
+  },
+  {
+    method: 'get',
+    path: '/readyz',
+    summary: 'Readiness: Postgres, ClickHouse and (when configured) Redis answer',
+    tag: 'ops',
+    auth: 'none',
+    responses: {
+      '200': '{status: "ready", checks: {postgres: "ok", clickhouse: "ok", redis: "ok" | "not configured"}}',
+      '503': '{status: "not ready", checks} with "down" for each store that does not answer',
+    },
+  },
+  {
+    method: 'get',
+    path: '/openapi.json',
+    summary: 'This document (OpenAPI 3.1)',
+    tag: 'ops',
+    auth: 'none',
+    responses: { '200': 'the OpenAPI document' },
+  },
+  {
+    method: 'get',
+    path: '/docs',
+    summary: 'A self-contained HTML page describing every operation',
+    tag: 'ops',
+    auth: 'none',
+    responses: { '200': 'HTML' },
+  },
+];
