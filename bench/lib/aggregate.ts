@@ -18,6 +18,8 @@ export type Row = {
   ratio: number | null;
   samples: { value: number[]; ceiling: number[]; ratio: number[] };
   target: string | null;
+  /** Which number the target bounds. */
+  target_on: 'ratio' | 'value' | null;
   verdict: Verdict | null;
 };
 
@@ -50,6 +52,7 @@ function rowOf(w: Workload, spec: MetricSpec, reps: RepOutcome[]): Row {
     ratio: ratio !== null && Number.isFinite(ratio) ? ratio : null,
     samples: { value: values, ceiling: ceilings, ratio: ratios },
     target: spec.target?.text ?? null,
+    target_on: spec.target?.on ?? null,
     verdict: spec.target ? verdictOf(spec.target, value, ratio) : null,
   };
 }

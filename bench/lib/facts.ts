@@ -58,6 +58,14 @@ export type ClickCount = { rows: number; unique: number };
 export type FactsReader = {
   /** Rows and distinct click ids in `clicks`, per display id, for one project. */
   clicksByDisplayId: (projectId: string) => Promise<Map<string, ClickCount>>;
+  /** Rows and distinct `column` values in `table` whose `column` starts with `prefix` (minus `except`), for one project. */
+  countByPrefix: (
+    table: 'events' | 'payments',
+    column: string,
+    projectId: string,
+    prefix: string,
+    except?: string[],
+  ) => Promise<ClickCount>;
   close: () => Promise<void>;
 };
 
@@ -85,6 +93,20 @@ export async function openFactsReader(svc: Pick<RunningService, 'mode' | 'dataDi
       });
       const rows = await rs.json<{ display_id: string; rows: number; uniq: number }>();
       return new Map(rows.map((r) => [r.display_id, { rows: Number(r.rows), unique: Number(r.uniq) }]));
+    },
+    countByPrefix: async (table, column, projectId, prefix, except = []) => {
+      if (!/^[a-z_]+$/.test(column)) {
+        throw new Error(`bad column ${column}`);
+      }
+      const rs = await ch.query({
+        query: `SELECT toUInt32(count()) AS rows, toUInt32(uniqExact(${column})) AS uniq
+          FROM ${table} WHERE project_id = {p:String} AND startsWith(${column}, {prefix:String})
+          AND NOT has({except:Array(String)}, ${column})`,
+        format: 'JSONEachRow',
+        query_params: { p: projectId, prefix, except },
+      });
+      const [r] = await rs.json<{ rows: number; uniq: number }>();
+      return { rows: Number(r?.rows ?? 0), unique: Number(r?.uniq ?? 0) };
     },
     close: () => ch.close(),
   };

@@ -72,7 +72,7 @@ export function renderText(r: RunInfo): string {
   const stop = r.service.stop;
   if (stop && (stop.killed || stop.code !== 0)) {
     lines.push(
-      `WARNING: the service did not stop cleanly on SIGINT (${stop.killed ? 'killed after 40 s' : `exit code ${stop.code}`} after ${round(stop.ms / 1000, 1)} s); see bench/results/latest-service.log.`,
+      `WARNING: the service did not stop cleanly on SIGINT (${stop.killed ? 'killed after 40 s' : `exit code ${stop.code}`} after ${round(stop.ms / 1000, 1)} s); see ${r.service.log_file ?? 'the service log'}.`,
     );
   }
   lines.push(`Took ${r.durationS} s.`);

@@ -8,6 +8,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { ROOT } from '../../src/lib/paths.ts';
+import { capiSink } from './capi-sink.ts';
 import { type Child, startNodeChild, stopChild, tail } from './child.ts';
 import { descendants, type Layout, pinProcess } from './layout.ts';
 import { freePort } from './ports.ts';
@@ -105,7 +106,13 @@ function tryPin(pid: number, cpu: number): void {
   }
 }
 
-function childEnv(mode: ServiceMode, dataDir: string, port: number, pgPort: number): Record<string, string> {
+function childEnv(
+  mode: ServiceMode,
+  dataDir: string,
+  port: number,
+  pgPort: number,
+  metaGraphBaseUrl: string,
+): Record<string, string> {
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     HOME: process.env.HOME ?? '/tmp',
@@ -114,6 +121,8 @@ function childEnv(mode: ServiceMode, dataDir: string, port: number, pgPort: numb
     PUBLIC_URL: `http://localhost:${port}`,
     DATA_DIR: dataDir,
     EMBEDDED_PG_PORT: String(pgPort),
+    // Meta deliveries go to the bench's fake Conversions API (the `deliveries` workload).
+    META_GRAPH_BASE_URL: metaGraphBaseUrl,
     ...SERVICE_SETTINGS,
   };
   if (mode === 'service') {
@@ -134,7 +143,7 @@ export async function startBenchService(mode: ServiceMode, layout: Layout, logFi
   await fs.chmod(dataDir, 0o755);
   const [port, pgPort] = [await freePort(), await freePort()];
   const url = `http://127.0.0.1:${port}`;
-  const env = childEnv(mode, dataDir, port, pgPort);
+  const env = childEnv(mode, dataDir, port, pgPort, (await capiSink()).url);
   const child = startNodeChild('service', path.join(ROOT, 'src/main.ts'), env, layout.serverCpu, logFile);
   const stop = async () => {
     const r = await stopChild(child, 40_000);

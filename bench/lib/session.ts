@@ -4,6 +4,7 @@
 // on success, on error and on Ctrl-C alike.
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { stopCapiSink } from './capi-sink.ts';
 import { type CeilingServer, startCeilingServer } from './ceiling-server.ts';
 import { type DrainReport, type FactsReader, openFactsReader, waitForBacklog } from './facts.ts';
 import type { Layout } from './layout.ts';
@@ -14,8 +15,9 @@ import { round } from './stats.ts';
 import type { BenchTarget } from './workload.ts';
 
 const FINAL_DRAIN_TIMEOUT_MS = 180_000;
-/** The service's whole output of the last run (git-ignored as *.log). */
-export const SERVICE_LOG = path.join(RESULTS_DIR, 'latest-service.log');
+/** The service's whole output, per run (runs may overlap) and copied to latest-service.log (git-ignored as *.log). */
+const serviceLogOf = (runId: string) => path.join(RESULTS_DIR, `service-${runId}.log`);
+const LATEST_SERVICE_LOG = path.join(RESULTS_DIR, 'latest-service.log');
 
 /** pino JSON lines → count per message ('job failed': 120 says how often attribution retried). */
 function countLogMessages(output: string): Record<string, number> {
@@ -38,6 +40,7 @@ export type ServiceReport = {
   start_s: number;
   /** Warnings and errors the service logged (LOG_LEVEL=warn), counted by message. */
   log_messages: Record<string, number>;
+  log_file: string | undefined;
   final_drain: DrainReport | undefined;
   stop: { ms: number; killed: boolean; code: number | null } | undefined;
 };
@@ -47,7 +50,13 @@ export class Session {
   private serviceP: Promise<BenchTarget> | undefined;
   private svc: RunningService | undefined;
   private stopped = false;
-  readonly report: ServiceReport = { start_s: Number.NaN, log_messages: {}, final_drain: undefined, stop: undefined };
+  readonly report: ServiceReport = {
+    start_s: Number.NaN,
+    log_messages: {},
+    log_file: undefined,
+    final_drain: undefined,
+    stop: undefined,
+  };
 
   constructor(
     private readonly opts: {
@@ -72,7 +81,8 @@ export class Session {
     const t0 = performance.now();
     this.opts.progress(`starting the service (${this.opts.mode} mode)`);
     await fs.mkdir(RESULTS_DIR, { recursive: true });
-    this.svc = await startBenchService(this.opts.mode, this.opts.layout, SERVICE_LOG);
+    this.report.log_file = serviceLogOf(this.opts.runId);
+    this.svc = await startBenchService(this.opts.mode, this.opts.layout, this.report.log_file);
     const project = await prepareProject(this.svc, this.opts.runId);
     this.report.start_s = round((performance.now() - t0) / 1000, 1);
     this.opts.progress(`service ready at ${this.svc.url} in ${this.report.start_s} s (project ${project.projectId})`);
@@ -111,7 +121,9 @@ export class Session {
     await this.serviceP?.catch(() => {});
     await this.stopService().catch(() => {});
     if (this.svc) {
-      this.report.log_messages = countLogMessages(await fs.readFile(SERVICE_LOG, 'utf8').catch(() => ''));
+      const log = this.report.log_file ?? '';
+      this.report.log_messages = countLogMessages(await fs.readFile(log, 'utf8').catch(() => ''));
+      await fs.copyFile(log, LATEST_SERVICE_LOG).catch(() => {});
       // chdb (closed just before) may still be finishing files in the directory: retry on ENOTEMPTY.
       await fs
         .rm(this.svc.dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 })
@@ -120,5 +132,6 @@ export class Session {
     if (this.ceilingP) {
       await (await this.ceilingP.catch(() => undefined))?.stop();
     }
+    await stopCapiSink();
   }
 }

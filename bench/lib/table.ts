@@ -60,7 +60,8 @@ export function verdictLines(rows: Row[], comparisons: Map<string, Comparison>):
   const lines: string[] = [];
   for (const r of rows) {
     if (r.verdict) {
-      lines.push(`${r.verdict}: ${r.workload} ${r.label} ${formatRatio(r.ratio)} (target ${r.target})`);
+      const judged = r.target_on === 'value' ? formatNumber(r.value, r.unit) : formatRatio(r.ratio);
+      lines.push(`${r.verdict}: ${r.workload} ${r.label} ${judged} (target ${r.target})`);
     }
   }
   for (const r of rows) {

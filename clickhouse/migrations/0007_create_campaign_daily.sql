@@ -27,7 +27,7 @@ CREATE TABLE IF NOT EXISTS campaign_daily (
   click_through_installs SimpleAggregateFunction(sum, UInt64) COMMENT 'INORGANIC installs and reinstalls won by a click',
   view_through_installs SimpleAggregateFunction(sum, UInt64) COMMENT 'INORGANIC installs and reinstalls won by an ad view',
   signups SimpleAggregateFunction(sum, UInt64) COMMENT 'user registrations (signups)',
-  uninstalls SimpleAggregateFunction(sum, UInt64) COMMENT 'always 0 until uninstall tracking lands (no uninstall facts yet)',
+  uninstalls SimpleAggregateFunction(sum, UInt64) COMMENT 'uninstalls (fed by uninstalls_daily_mv, migration 0015)',
   revenue_events SimpleAggregateFunction(sum, UInt64) COMMENT 'events with an amount + completed payments net of removals (a removal block adds -1 as 2^64-1: sum() wraps back)',
   custom_events SimpleAggregateFunction(sum, UInt64) COMMENT 'custom events (events), with or without an amount',
   revenue SimpleAggregateFunction(sum, Decimal(38, 9)) COMMENT 'event amounts + completed payment amounts * sign, project currency',

@@ -16,7 +16,7 @@ CREATE VIEW IF NOT EXISTS v_campaign_daily (
   click_through_installs UInt64 COMMENT 'INORGANIC installs and reinstalls won by a click',
   view_through_installs UInt64 COMMENT 'INORGANIC installs and reinstalls won by an ad view',
   signups UInt64 COMMENT 'user registrations',
-  uninstalls UInt64 COMMENT 'uninstalls (0 until uninstall tracking lands)',
+  uninstalls UInt64 COMMENT 'uninstalls (three failed daily pushes in a row)',
   custom_events UInt64 COMMENT 'custom events captured',
   revenue_events UInt64 COMMENT 'events with an amount + completed payments net of removals',
   revenue Decimal(38, 9) COMMENT 'event amounts + completed payments net of removals, project currency',

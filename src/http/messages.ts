@@ -36,6 +36,7 @@ export const MSG = {
   storeListingsNotFound: (ids: string[]) => `Store listing(s) not found for this project: ${ids.join(', ')}`,
   storeListingSamePlatform: 'Cannot assign multiple store listings with the same platform to a campaign!',
   displayIdTaken: 'A campaign with this display ID already exists!',
+  displayIdReserved: 'This display ID is reserved by the service; choose another!',
   customDisplayIdInvalid:
     'custom_display_id must be 1 to 64 characters: letters, digits, hyphens and underscores only!',
   isShortlinkNotBoolean: 'is_shortlink must be a boolean!',

@@ -2,6 +2,7 @@
 // server-side twins). Documentation schemas only: the parsers in http/parse read fields one by one
 // (tolerant of real SDK bodies, exact texts per failure).
 import { z } from 'zod';
+import { PAYMENT_STATUSES, PAYMENT_TYPES } from '../domain/events/capture-payment.ts';
 import type { Operation } from './openapi.ts';
 import { CLIENT_ERRORS } from './openapi-client.ts';
 
@@ -19,21 +20,8 @@ const eventFields = {
     .optional(),
   event_id: z.string().max(128).optional().meta({ description: 'idempotency key: a repeat is ignored' }),
 };
-const paymentTypes = z.enum([
-  'FIRST_PAYMENT',
-  'SECOND_PAYMENT',
-  'ONE_TIME',
-  'RECURRING',
-  'WALLET_TOPUP',
-  'FUNDS_WITHDRAWAL',
-  'SUBSCRIPTION_CREATED',
-  'SUBSCRIPTION_RENEWED',
-  'SUBSCRIPTION_CANCELLED',
-  'SUBSCRIPTION_REFUNDED',
-  'SUBSCRIPTION_BILLING_ISSUE',
-  'DEFAULT',
-]);
-const paymentStatuses = z.enum(['PAYMENT_INITIATED', 'PAYMENT_COMPLETED', 'PAYMENT_FAILED', 'PAYMENT_CANCELLED']);
+const paymentTypes = z.enum(PAYMENT_TYPES);
+const paymentStatuses = z.enum(PAYMENT_STATUSES);
 const paymentFields = {
   amount: z.number().min(0).max(1e28).meta({ description: 'exact decimal, at most 9 decimals (rounded half up)' }),
   payment_id: z.string().max(256).optional().meta({ description: 'a repeat is ignored; "" means none' }),

@@ -11,7 +11,7 @@ export const QUEUES = {
 } as const;
 
 export const QUEUE_OPTIONS: Readonly<Record<string, QueueOptions>> = {
-  // Retries quickly while the clicks an install may match are still on their way to ClickHouse.
+  // Retries while an ad network's attribution API (Apple Search Ads) is briefly unavailable.
   [QUEUES.attribution]: { attempts: 12, backoffMs: 500, concurrency: 8 },
   // Outgoing deliveries (Meta CAPI, webhooks): rows carry the same attempts and backoff, then go dead.
   [QUEUES.deliveries]: { attempts: 8, backoffMs: 1000, concurrency: 4 },

@@ -1,8 +1,8 @@
 // The attribution job: decides once per install and records the decision both on the install
 // (Postgres, for client answers) and as an `attributions` fact (ClickHouse, for SQL and reports),
-// in one transaction. Clicks recorded before the install must have reached ClickHouse first; until
-// they have, the job asks to be retried, as it does while an ad network's API is briefly unavailable
-// (a few times only, see resolvers.ts; then it decides without that network's claim).
+// in one transaction. Candidate clicks come from ClickHouse and from the outbox (clicks not yet
+// moved), so a decision never waits for the writer. The job asks to be retried only while an ad
+// network's API is briefly unavailable (a few times, see resolvers.ts; then it decides without it).
 import type { Deps } from '../../deps.ts';
 import { randomCode } from '../../lib/ids.ts';
 import { formatChTime, localDay } from '../../lib/time.ts';

@@ -680,3 +680,22 @@ describe('POST /api/v1/create-campaign', () => {
     });
   });
 });
+
+describe('POST /api/v1/create-campaign reserved display ids', () => {
+  it.each(['healthz', 'DOCS', 'readyz'])(
+    'when custom_display_id is %s (a fixed path of the service), then 400 and nothing is created',
+    async (id) => {
+      const { app, deps } = h();
+      const p = await newProject(deps);
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/v1/create-campaign',
+        headers: p.headers,
+        payload: { name: 'Shadow', custom_display_id: id },
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ msg: 'This display ID is reserved by the service; choose another!', status: 400 });
+      expect(await f.campaignRows(deps, p)).toEqual([]);
+    },
+  );
+});

@@ -11,6 +11,9 @@ import { asRecord, parseWith, queryValue } from '../common.ts';
 import { paginationQuerySchema, parsePagination } from './pagination.ts';
 
 const NAME_MAX = 500;
+
+// Fixed paths the service host answers itself: a campaign's short link /<id> must not shadow them.
+const RESERVED_DISPLAY_IDS = new Set(['healthz', 'readyz', 'docs', 'api', 'openapi', 'well-known']);
 // Postgres text cannot hold NUL; refused here so the insert never fails with a 500.
 const noNul = (v: string): boolean => !v.includes('\0');
 
@@ -41,8 +44,9 @@ export const createCampaignBodySchema = z.object({
   custom_display_id: z
     .string({ error: MSG.customDisplayIdInvalid })
     .regex(/^[A-Za-z0-9_-]{1,64}$/, { error: MSG.customDisplayIdInvalid })
+    .refine((id) => !RESERVED_DISPLAY_IDS.has(id.toLowerCase()), { error: MSG.displayIdReserved })
     .nullish()
-    .meta({ description: 'unique in the project; random when absent' }),
+    .meta({ description: 'unique in the project; random when absent; not a fixed path such as healthz or docs' }),
   is_shortlink: z.boolean({ error: MSG.isShortlinkNotBoolean }).nullish(),
   domain: z
     .string({ error: MSG.fieldNotString('domain') })
