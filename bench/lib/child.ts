@@ -28,7 +28,9 @@ export function startNodeChild(
   cpu: number | undefined,
   logFile?: string,
 ): Child {
-  const nodeArgs = ['--import', 'tsx', script];
+  // e.g. BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the children under load.
+  const extra = (process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+  const nodeArgs = [...extra, '--import', 'tsx', script];
   const [cmd, args] =
     cpu === undefined ? [process.execPath, nodeArgs] : ['taskset', ['-c', String(cpu), process.execPath, ...nodeArgs]];
   const proc = spawn(cmd, args, { cwd: ROOT, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });

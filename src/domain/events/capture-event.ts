@@ -15,7 +15,7 @@ import type { Project } from '../../store/postgres/projects.ts';
 import { queueDeliveries } from '../deliveries/queue-deliveries.ts';
 import { recordSkanActivity } from '../skan/record-skan-activity.ts';
 import { undoUninstall } from '../uninstalls/undo-uninstall.ts';
-import { type RegisteredUser, resolveRegisteredUser } from './resolve-registered-user.ts';
+import { type RegisteredUser, resolveRegisteredUser, senderNeeds } from './resolve-registered-user.ts';
 
 export type CaptureEventInput = {
   /** The sending install; null from the server-side twin (the user's registering install is used). */
@@ -79,8 +79,19 @@ export async function captureEvent(
     });
     // SKAN values and uninstall state belong to the device that sent it (server-side: the user's install).
     const sender = input.installInstanceId ?? user.installInstanceId;
-    await recordSkanActivity(tx, project.id, sender, { kind: 'event', name: input.eventName, amount: row.amount }, now);
-    await undoUninstall(tx, project, sender, now);
+    const needs = senderNeeds(user);
+    if (needs.skan) {
+      await recordSkanActivity(
+        tx,
+        project.id,
+        sender,
+        { kind: 'event', name: input.eventName, amount: row.amount },
+        now,
+      );
+    }
+    if (needs.undoUninstall) {
+      await undoUninstall(tx, project, sender, now);
+    }
     return 'stored';
   });
 }

@@ -15,7 +15,7 @@ import { isSkanRevenue } from '../skan/skan-revenue.ts';
 import { undoUninstall } from '../uninstalls/undo-uninstall.ts';
 import type { CaptureOutcome } from './capture-event.ts';
 import { paymentFactRow } from './payment-fact.ts';
-import { resolveRegisteredUser } from './resolve-registered-user.ts';
+import { resolveRegisteredUser, senderNeeds } from './resolve-registered-user.ts';
 
 // spec Rules 5 and 6, exact and case-sensitive.
 export const PAYMENT_TYPES = [
@@ -116,10 +116,13 @@ export async function capturePayment(
       });
     }
     const sender = input.installInstanceId ?? user.installInstanceId;
-    if (isSkanRevenue(input.type, input.status)) {
+    const needs = senderNeeds(user);
+    if (needs.skan && isSkanRevenue(input.type, input.status)) {
       await recordSkanActivity(tx, project.id, sender, { kind: 'revenue', name: '', amount: input.amount }, now);
     }
-    await undoUninstall(tx, project, sender, now);
+    if (needs.undoUninstall) {
+      await undoUninstall(tx, project, sender, now);
+    }
     return 'stored';
   });
 }

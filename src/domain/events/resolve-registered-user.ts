@@ -9,7 +9,24 @@
 import type { Deps } from '../../deps.ts';
 import { findRegistration } from '../../store/postgres/installs.ts';
 
-export type RegisteredUser = { userId: string; installInstanceId: string; platform: string };
+export type RegisteredUser = {
+  userId: string;
+  installInstanceId: string;
+  platform: string;
+  /** The sending install as read before the transaction, when the request named a known one. */
+  sender?: { platform: string; uninstalled: boolean };
+};
+
+/**
+ * Whether the sender's SKAN counters or uninstall state may need a write: skipped only when the
+ * read says it cannot (an Android install; an install not marked uninstalled). An uninstall marked
+ * between that read and this request's commit is undone by the install's next request instead.
+ */
+export function senderNeeds(user: RegisteredUser): { skan: boolean; undoUninstall: boolean } {
+  return user.sender
+    ? { skan: user.sender.platform === 'IOS', undoUninstall: user.sender.uninstalled }
+    : { skan: true, undoUninstall: true };
+}
 
 export async function resolveRegisteredUser(
   deps: Pick<Deps, 'sql'>,
@@ -20,16 +37,22 @@ export async function resolveRegisteredUser(
   if (!r.user) {
     return undefined;
   }
+  const sender =
+    asked.installInstanceId !== null && r.install
+      ? { platform: r.install.platform, uninstalled: r.install.uninstalled }
+      : undefined;
   if (asked.installInstanceId !== null && r.install && r.install.userId === r.user.userId) {
     return {
       userId: r.user.userId,
       installInstanceId: asked.installInstanceId,
       platform: r.install.platform || asked.platform,
+      sender,
     };
   }
   return {
     userId: r.user.userId,
     installInstanceId: r.user.installInstanceId,
     platform: r.user.platform || asked.platform,
+    sender,
   };
 }

@@ -88,7 +88,8 @@ export async function registerInstall(
         },
       },
     ]);
-    if (!result.created) {
+    // The upsert locked the row, so its uninstalled mark is current: only then is there one to undo.
+    if (!result.created && result.install.uninstalled) {
       await undoUninstall(tx, project, input.installInstanceId, now);
     }
     return result;

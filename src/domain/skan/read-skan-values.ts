@@ -9,8 +9,10 @@ export async function readSkanValues(
   deps: Pick<Deps, 'sql'>,
   projectId: string,
   installInstanceId: string | null,
+  sentPlatform?: string,
 ): Promise<SkanValues | undefined> {
-  if (installInstanceId === null) {
+  // An app that says it is Android is answered without the lookup (one round trip per request).
+  if (installInstanceId === null || sentPlatform === 'ANDROID') {
     return undefined;
   }
   const install = await findSkanInstall(deps.sql, projectId, installInstanceId);

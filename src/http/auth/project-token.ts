@@ -4,7 +4,7 @@
 // then the SDK request signature (sdk-signature.ts: 401 when bad, or missing while enforced).
 import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { Deps } from '../../deps.ts';
-import { findProjectByToken } from '../../store/postgres/projects.ts';
+import { findProjectByTokenCached } from '../../store/postgres/projects.ts';
 import { ApiError } from '../errors.ts';
 import { MSG } from '../messages.ts';
 import { checkClientRateLimit } from '../rate-limit.ts';
@@ -25,7 +25,7 @@ export function projectToken(
 ): preHandlerAsyncHookHandler {
   return async (req: FastifyRequest) => {
     const token = readToken(req.body);
-    const project = token ? await findProjectByToken(deps.sql, token) : undefined;
+    const project = token ? await findProjectByTokenCached(deps.sql, token, deps.config.projectCacheTtlMs) : undefined;
     if (!project) {
       throw new ApiError(opts.failStatus, MSG.clientTokenInvalid);
     }

@@ -7,7 +7,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { type SignatureHeaders, verifySignature } from '../../domain/identity/verify-signature.ts';
 import type { Project } from '../../store/postgres/projects.ts';
-import { findSigningKey, findSigningPolicy } from '../../store/postgres/signing-keys.ts';
+import { findSigningKey } from '../../store/postgres/signing-keys.ts';
 import { ApiError } from '../errors.ts';
 import { MSG } from '../messages.ts';
 import { readPlatform } from '../parse/client/common.ts';
@@ -43,8 +43,7 @@ function refuse(req: FastifyRequest, reason: string, keyId?: string): never {
 export async function checkSdkSignature(deps: Pick<Deps, 'sql'>, req: FastifyRequest, project: Project): Promise<void> {
   const signed = readSignedHeaders(req);
   if (signed === 'absent') {
-    const policy = await findSigningPolicy(deps.sql, project.id);
-    if (policy?.enforce) {
+    if (project.enforceSdkSigning) {
       throw new ApiError(401, MSG.sdkSignatureRequired);
     }
     return;

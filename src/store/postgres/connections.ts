@@ -45,6 +45,7 @@ export async function upsertMetaConnection(
       activated_at = CASE WHEN NOT EXCLUDED.active THEN NULL
         WHEN network_connections.active THEN network_connections.activated_at ELSE EXCLUDED.activated_at END
     RETURNING project_id, dataset_id, access_token_enc, graph_version, active, activated_at`;
+  forgetCachedMappings(c.projectId);
   return toConnection(rows[0] as ConnectionRow);
 }
 
@@ -65,6 +66,7 @@ export async function upsertEventMapping(
     INSERT INTO event_mappings (project_id, source_kind, source_name, standard_event)
     VALUES (${m.projectId}, ${m.kind}, ${m.name}, ${m.standardEvent})
     ON CONFLICT (project_id, source_kind, source_name) DO UPDATE SET standard_event = EXCLUDED.standard_event`;
+  forgetCachedMappings(m.projectId);
 }
 
 export async function listEventMappings(
@@ -78,17 +80,40 @@ export async function listEventMappings(
 }
 
 /** The standard event a fact maps to, only while the project's Meta connection is active. */
+// Every capture asks whether its name is mapped to a Meta standard event. A project has a handful
+// of mappings, so its whole set (empty while Meta is not connected) is read once and kept for
+// MAPPINGS_TTL_MS. Writes in this process drop it at once; other processes see them within the TTL.
+const MAPPINGS_TTL_MS = 1000;
+const MAX_CACHED_PROJECTS = 10_000;
+const mappingsByProject = new Map<string, { until: number; byName: Map<string, string> }>();
+
+export function forgetCachedMappings(projectId: string): void {
+  mappingsByProject.delete(projectId);
+}
+
 export async function findActiveMapping(
   sql: Sql,
   projectId: string,
   kind: SourceKind,
   name: string,
 ): Promise<string | undefined> {
-  const rows = await sql<{ standard_event: string }[]>`
-    SELECT m.standard_event FROM event_mappings m
-    JOIN network_connections c ON c.project_id = m.project_id AND c.network = 'META' AND c.active
-    WHERE m.project_id = ${projectId} AND m.source_kind = ${kind} AND m.source_name = ${name}`;
-  return rows[0]?.standard_event;
+  const now = Date.now();
+  let cached = mappingsByProject.get(projectId);
+  if (!cached || cached.until <= now) {
+    const rows = await sql<{ source_kind: string; source_name: string; standard_event: string }[]>`
+      SELECT m.source_kind, m.source_name, m.standard_event FROM event_mappings m
+      JOIN network_connections c ON c.project_id = m.project_id AND c.network = 'META' AND c.active
+      WHERE m.project_id = ${projectId}`;
+    cached = {
+      until: now + MAPPINGS_TTL_MS,
+      byName: new Map(rows.map((r) => [`${r.source_kind}\u0000${r.source_name}`, r.standard_event])),
+    };
+    if (mappingsByProject.size >= MAX_CACHED_PROJECTS) {
+      mappingsByProject.clear();
+    }
+    mappingsByProject.set(projectId, cached);
+  }
+  return cached.byName.get(`${kind}\u0000${name}`);
 }
 
 export type Webhook = { id: string; projectId: string; url: string; secretEnc: string; events: string[] };

@@ -42,6 +42,8 @@ export type InstallRecord = {
   keywordName: string | null;
   reengagedAt: Date | null;
   reengagementCampaignId: number | null;
+  /** Marked uninstalled by the push pass (cleared by the install's next request). */
+  uninstalled: boolean;
 };
 
 type Row = Record<string, unknown>;
@@ -87,6 +89,7 @@ const toInstall = (r: Row): InstallRecord => ({
   keywordName: r.keyword_name as string | null,
   reengagedAt: r.reengaged_at as Date | null,
   reengagementCampaignId: r.reengagement_campaign_id as number | null,
+  uninstalled: r.uninstalled_at !== null && r.uninstalled_at !== undefined,
 });
 
 export type NewInstall = {
@@ -292,8 +295,8 @@ export async function findInstallAttributions(
 }
 
 export type Registration = {
-  /** The request's install, when known: its platform and the user id tied to it. */
-  install: { platform: string; userId: string | null } | undefined;
+  /** The request's install, when known: its platform, the user id tied to it, whether it is marked uninstalled. */
+  install: { platform: string; userId: string | null; uninstalled: boolean } | undefined;
   /**
    * The user asked for (or, when none is given, the one tied to the install) when trigger
    * registered it (an app_users row), with the install it registered through.
@@ -310,6 +313,7 @@ export async function findRegistration(
 ): Promise<Registration> {
   const [r] = await sql<Row[]>`
     SELECT i.install_instance_id IS NOT NULL AS install_known, i.platform AS install_platform, i.user_id AS install_user,
+      i.uninstalled_at IS NOT NULL AS install_uninstalled,
       u.user_id AS reg_user, u.install_instance_id AS reg_install, ui.platform AS reg_platform
     FROM (VALUES (1)) AS one (x)
     LEFT JOIN installs i ON i.project_id = ${projectId} AND i.install_instance_id = ${installInstanceId}
@@ -317,7 +321,11 @@ export async function findRegistration(
     LEFT JOIN installs ui ON ui.project_id = ${projectId} AND ui.install_instance_id = u.install_instance_id`;
   return {
     install: r?.install_known
-      ? { platform: r.install_platform as string, userId: r.install_user as string | null }
+      ? {
+          platform: r.install_platform as string,
+          userId: r.install_user as string | null,
+          uninstalled: r.install_uninstalled === true,
+        }
       : undefined,
     user:
       typeof r?.reg_user === 'string'

@@ -2,6 +2,7 @@
 // scoped by project, so one project's key id never verifies another project's requests. Listings
 // never select the secret.
 import type { Sql } from './pool.ts';
+import { forgetCachedProject } from './projects.ts';
 
 export type SigningPlatform = 'IOS' | 'ANDROID';
 export type SigningKeySummary = {
@@ -83,6 +84,7 @@ export async function updateSigningPolicy(
   const [row] = await sql<{ enforce_sdk_signing: boolean }[]>`
     UPDATE projects SET enforce_sdk_signing = ${policy.enforce} WHERE id = ${projectId}
     RETURNING enforce_sdk_signing`;
+  forgetCachedProject(projectId);
   return row ? { enforce: row.enforce_sdk_signing } : undefined;
 }
 

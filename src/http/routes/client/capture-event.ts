@@ -22,7 +22,7 @@ export function registerCaptureEventRoute(app: FastifyInstance, deps: Deps): voi
   app.post('/capture-event', { preHandler: projectToken(deps) }, async (req, reply) => {
     const input = parseCaptureEvent(req.body);
     const message = MESSAGES[await captureEvent(deps, projectOf(req), input)];
-    const skan = presentSkan(await readSkanValues(deps, projectOf(req).id, input.installInstanceId));
+    const skan = presentSkan(await readSkanValues(deps, projectOf(req).id, input.installInstanceId, input.platform));
     return ok(reply, 200, message, { message, ...skan });
   });
 }

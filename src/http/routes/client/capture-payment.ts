@@ -23,7 +23,7 @@ export function registerCapturePaymentRoute(app: FastifyInstance, deps: Deps): v
   app.post('/capture-payment', { preHandler: projectToken(deps) }, async (req, reply) => {
     const input = parseCapturePayment(req.body);
     const { status, message } = PAYMENT_ANSWERS[await capturePayment(deps, projectOf(req), input)];
-    const skan = presentSkan(await readSkanValues(deps, projectOf(req).id, input.installInstanceId));
+    const skan = presentSkan(await readSkanValues(deps, projectOf(req).id, input.installInstanceId, input.platform));
     return ok(reply, status, message, { message, ...skan });
   });
 }
