@@ -32,6 +32,15 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     bodyLimit: deps.config.bodyLimitV1,
     requestTimeout: deps.config.requestTimeoutMs,
     connectionTimeout: deps.config.requestTimeoutMs,
+    // Node (20) cuts a slow request only on its connection sweep (every 30 s by default) and, when
+    // requestTimeout is set after the server is built (as Fastify does), with headersTimeout left at
+    // 60 s: a 1-byte-per-second body was held past the timeout (catalog D6, slow-loris). Giving
+    // both to the server's constructor and sweeping every second cuts it within the timeout.
+    http: {
+      requestTimeout: deps.config.requestTimeoutMs,
+      headersTimeout: deps.config.requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(1000, deps.config.requestTimeoutMs),
+    },
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     return503OnClosing: true,
