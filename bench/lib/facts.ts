@@ -60,7 +60,7 @@ export type FactsReader = {
   clicksByDisplayId: (projectId: string) => Promise<Map<string, ClickCount>>;
   /** Rows and distinct `column` values in `table` whose `column` starts with `prefix` (minus `except`), for one project. */
   countByPrefix: (
-    table: 'events' | 'payments',
+    table: 'events' | 'payments' | 'uninstalls',
     column: string,
     projectId: string,
     prefix: string,
