@@ -4,8 +4,14 @@ import type { Sql } from './pool.ts';
 import { type Project, toProject } from './projects.ts';
 import type { Platform, StoreListing } from './store-listings.ts';
 
+// Postgres text refuses NUL (a 500 from `GET /%00`): such a value matches nothing.
+const hasNul = (s: string): boolean => s.includes('\0');
+
 /** The project owning a link domain (names are globally unique and stored lower-case). */
 export async function findProjectByDomainName(sql: Sql, host: string): Promise<Project | undefined> {
+  if (hasNul(host)) {
+    return undefined;
+  }
   const [row] = await sql<Parameters<typeof toProject>[0][]>`
     SELECT p.* FROM domains d JOIN projects p ON p.id = d.project_id WHERE d.name = ${host}`;
   return row ? toProject(row) : undefined;
@@ -13,6 +19,9 @@ export async function findProjectByDomainName(sql: Sql, host: string): Promise<P
 
 /** Projects with a live campaign of this display id; at most `limit` of them. */
 export async function findProjectIdsByLiveDisplayId(sql: Sql, displayId: string, limit = 2): Promise<string[]> {
+  if (hasNul(displayId)) {
+    return [];
+  }
   const rows = await sql<{ project_id: string }[]>`
     SELECT project_id FROM campaigns WHERE display_id = ${displayId} AND deleted_at IS NULL LIMIT ${limit}`;
   return rows.map((r) => r.project_id);

@@ -72,6 +72,11 @@ export async function listReportCampaigns(
   projectId: string,
   f: ReportCampaignFilter,
 ): Promise<ReportCampaignRecord[]> {
+  // Postgres text refuses NUL (`network=%00` was a 500); no stored campaign text holds one, so such
+  // a filter matches nothing.
+  if ([f.network, f.searchPattern, f.searchDisplayId].some((v) => v?.includes('\0'))) {
+    return [];
+  }
   const empty = sql``;
   const networkCond =
     f.network === null

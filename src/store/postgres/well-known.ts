@@ -10,6 +10,10 @@ const toFiles = (r: Row): WellKnownFiles => ({
 
 /** The files of the project owning a link domain; undefined when no project owns it. */
 export async function findWellKnownByDomainName(sql: Sql, host: string): Promise<WellKnownFiles | undefined> {
+  // Postgres text refuses NUL (a 500 for a Host with NUL): such a host owns nothing.
+  if (host.includes('\0')) {
+    return undefined;
+  }
   const [row] = await sql<Row[]>`
     SELECT p.apple_app_site_association, p.assetlinks FROM domains d JOIN projects p ON p.id = d.project_id
     WHERE d.name = ${host}`;
