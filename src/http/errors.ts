@@ -37,6 +37,16 @@ function clientError(err: FastifyError): ApiError | undefined {
   return undefined;
 }
 
+// Postgres unreachable, restarting or shutting down (postgres.js connection errors, the socket's
+// own errors, SQLSTATE classes 08 and 57P): nothing was committed by this request's failing step,
+// so it is a 503 with Retry-After rather than a 500 (catalog F2).
+const STORE_DOWN = /^(CONNECTION_|CONNECT_TIMEOUT|ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|08|57P0)/;
+
+export function isStoreUnavailable(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && STORE_DOWN.test(code);
+}
+
 export function sendError(reply: FastifyReply, e: ApiError): FastifyReply {
   if (e.headers) {
     reply.headers(e.headers);
@@ -52,6 +62,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
     const mapped = clientError(err);
     if (mapped) {
       return sendError(reply, mapped);
+    }
+    if (isStoreUnavailable(err)) {
+      req.log.warn({ code: err.code, reqId: req.id }, 'store unavailable');
+      return sendError(reply, new ApiError(503, MSG.storeUnavailable, undefined, { 'retry-after': '5' }));
     }
     req.log.error({ err, reqId: req.id }, 'unhandled error');
     return sendError(reply, new ApiError(500, MSG.internalError));

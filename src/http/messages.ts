@@ -10,6 +10,8 @@ export const MSG = {
   serverKeyInvalid: 'Server key invalid!',
   rateLimited: 'Rate limit exceeded. Please try again later.',
   internalError: 'Internal server error',
+  // Ours (not in the spec): Postgres unreachable or restarting; the request can be retried as is.
+  storeUnavailable: 'Service temporarily unavailable. Please retry later.',
   routeNotFound: 'Route not found.',
   invalidJsonBody: 'Invalid JSON body.',
   bodyNotObject: 'Request body must be a JSON object.',

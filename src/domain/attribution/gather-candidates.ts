@@ -24,10 +24,15 @@ async function linkCampaign(deps: Pick<Deps, 'sql' | 'config'>, install: Install
   return c ? { campaignId: c.id, displayId: c.displayId, network: c.network ?? '' } : null;
 }
 
-/** Clicks from ClickHouse and from the outbox (not yet moved), each click once. */
+/**
+ * Clicks from ClickHouse and from the outbox (not yet moved), each click once. Both are awaited
+ * together: awaiting one after the other left the second's rejection unhandled while the first
+ * was pending, and an unhandled rejection ends the process (found by the F2 fault test).
+ */
 async function both(stored: Promise<Click[]>, waiting: Promise<Click[]>): Promise<Click[]> {
   const seen = new Map<string, Click>();
-  for (const c of [...(await stored), ...(await waiting)]) {
+  const [fromClickHouse, fromOutbox] = await Promise.all([stored, waiting]);
+  for (const c of [...fromClickHouse, ...fromOutbox]) {
     seen.set(c.clickId, seen.get(c.clickId) ?? c);
   }
   return [...seen.values()].sort((a, b) => b.ts - a.ts);

@@ -30,7 +30,7 @@ export function processingIdFor(projectId: string, installInstanceId: string): s
 }
 
 export async function registerInstall(
-  deps: Pick<Deps, 'sql' | 'queue' | 'now'>,
+  deps: Pick<Deps, 'sql' | 'queue' | 'now' | 'log'>,
   project: Project,
   input: InitInput,
   ctx: RequestContext,
@@ -95,7 +95,12 @@ export async function registerInstall(
     return result;
   });
   if (install.attributionStatus === 'pending') {
-    await enqueueAttribution(deps, project.id, input.installInstanceId);
+    // The install is committed: if the queue is unreachable (Redis down), the reconciler enqueues
+    // every pending install it finds, so the app still gets its 202 (a 5xx would make it retry and
+    // record a second app open).
+    await enqueueAttribution(deps, project.id, input.installInstanceId).catch((err: unknown) =>
+      deps.log.warn({ err: String(err), projectId: project.id }, 'attribution not enqueued; the reconciler will'),
+    );
   }
   return { processingId, created };
 }

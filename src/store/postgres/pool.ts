@@ -10,6 +10,7 @@ export function createPool(url: string, max: number): Sql {
     idle_timeout: 30,
     max_lifetime: 60 * 30,
     connect_timeout: 10,
+    backoff: (n: number) => Math.min(0.1 * 2 ** n, 1),
     onnotice: () => {},
     transform: { undefined: null },
   });
@@ -33,6 +34,7 @@ async function runBody(conn: postgres.ReservedSql, body: TransactionBody): Promi
  */
 async function runAlone(sql: postgres.Sql, options: string, body: TransactionBody): Promise<unknown> {
   const conn = await sql.reserve();
+  let lost = false;
   try {
     await conn.unsafe(`BEGIN ${options.replace(/[^a-z ]/gi, '')}`);
     try {
@@ -40,11 +42,19 @@ async function runAlone(sql: postgres.Sql, options: string, body: TransactionBod
       await conn`COMMIT`;
       return result;
     } catch (err) {
-      await conn`ROLLBACK`.catch(() => {});
+      lost = connectionLost(err);
+      if (!lost) {
+        await conn`ROLLBACK`.catch(() => {});
+      }
       throw err;
     }
+  } catch (err) {
+    lost ||= connectionLost(err);
+    throw err;
   } finally {
-    conn.release();
+    if (!lost) {
+      conn.release();
+    }
   }
 }
 
@@ -83,8 +93,8 @@ function beginWithGroupCommit(sql: postgres.Sql, lanes: number): postgres.Sql['b
       for (const w of group) {
         results.push(await runBody(conn, w.body));
       }
-    } catch {
-      if (conn) {
+    } catch (err) {
+      if (conn && !connectionLost(err)) {
         await conn`ROLLBACK`.catch(() => {});
         conn.release();
       }
@@ -100,9 +110,12 @@ function beginWithGroupCommit(sql: postgres.Sql, lanes: number): postgres.Sql['b
       for (const w of group) {
         w.reject(err);
       }
-    } finally {
-      conn.release();
+      if (!connectionLost(err)) {
+        conn.release();
+      }
+      return;
     }
+    conn.release();
   };
 
   const pump = (): void => {
@@ -130,4 +143,14 @@ function beginWithGroupCommit(sql: postgres.Sql, lanes: number): postgres.Sql['b
 /** Store functions take `Sql`; a transaction handle runs the same tagged queries. */
 export function asSql(tx: postgres.TransactionSql): Sql {
   return tx as unknown as Sql;
+}
+
+/**
+ * The error says the connection itself is gone. postgres.js 3.4.9 has already moved it to its
+ * closed list; a query or release() on it puts a socket-less connection back into the pool and
+ * the next write throws in a setImmediate, which kills the process.
+ */
+function connectionLost(err: unknown): boolean {
+  const code = String((err as { code?: unknown })?.code ?? '');
+  return /^(CONNECTION_|08|57P0)/.test(code) || code === 'ECONNRESET' || code === 'EPIPE';
 }

@@ -1,0 +1,45 @@
+// Postgres unreachable or restarting answers 503 with Retry-After (catalog F2), not 500: the error
+// handler recognises postgres.js connection errors, socket errors and SQLSTATE classes 08 / 57P.
+import Fastify from 'fastify';
+import { describe, expect, it } from 'vitest';
+import { isStoreUnavailable, registerErrorHandling } from '../../src/http/errors.ts';
+
+const withCode = (code: string) => Object.assign(new Error(code), { code });
+
+describe('isStoreUnavailable', () => {
+  it.each(['CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECT_TIMEOUT', 'ECONNREFUSED', '57P01', '57P03', '08006'])(
+    'when the error code is %s, then the store is unavailable',
+    (code) => {
+      expect(isStoreUnavailable(withCode(code))).toBe(true);
+    },
+  );
+
+  it.each(['23505', '22P02', 'FST_ERR_VALIDATION', ''])('when the error code is "%s", then it is not', (code) => {
+    expect(isStoreUnavailable(withCode(code))).toBe(false);
+  });
+});
+
+describe('503', () => {
+  it('when a route fails because Postgres went away, then 503 with Retry-After and the envelope', async () => {
+    const app = Fastify();
+    registerErrorHandling(app);
+    app.get('/x', async () => {
+      throw withCode('CONNECTION_CLOSED');
+    });
+    const res = await app.inject({ method: 'GET', url: '/x' });
+    expect(res.statusCode).toBe(503);
+    expect(res.headers['retry-after']).toBe('5');
+    expect(res.json()).toEqual({ msg: 'Service temporarily unavailable. Please retry later.', status: 503 });
+  });
+
+  it('when a route fails for another reason, then 500 Internal server error', async () => {
+    const app = Fastify();
+    registerErrorHandling(app);
+    app.get('/x', async () => {
+      throw withCode('23505');
+    });
+    const res = await app.inject({ method: 'GET', url: '/x' });
+    expect(res.statusCode).toBe(500);
+    expect(res.json()).toEqual({ msg: 'Internal server error', status: 500 });
+  });
+});
