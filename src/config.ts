@@ -64,8 +64,8 @@ export const envSchema = z.object({
   REQUEST_TIMEOUT_MS: positiveInt.default(15_000),
   // Fact rows waiting for ClickHouse past which client ingest answers 503 + Retry-After.
   FACT_BACKLOG_MAX_ROWS: positiveInt.default(1_000_000),
-  // How long a client token's project is kept in memory (0: look it up on every request).
-  PROJECT_CACHE_TTL_MS: z.coerce.number().int().min(0).default(1000),
+  // How long hot lookups (token → project, Meta mappings, link → campaign) stay in memory; 0: never.
+  LOOKUP_CACHE_TTL_MS: z.coerce.number().int().min(0).default(1000),
   // Operator settings only, never per tenant: the resolvers call this URL from inside the network.
   APPLE_ADS_ATTRIBUTION_URL: optionalUrl(['http', 'https']).transform(
     (v) => v ?? 'https://api-adservices.apple.com/api/v1/',
@@ -126,7 +126,7 @@ export type Config = Readonly<{
   requestTimeoutMs: number;
   /** Outbox rows past which client ingest routes answer 503 + Retry-After (ClickHouse is behind). */
   factBacklogMaxRows: number;
-  projectCacheTtlMs: number;
+  lookupCacheTtlMs: number;
   appleAdsAttributionUrl: string;
   /** Hex key encrypting stored secrets; unset = a generated DATA_DIR/secrets.key in embedded mode. */
   secretsKey: string | undefined;
@@ -190,7 +190,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     bodyLimitClient: e.BODY_LIMIT_CLIENT_BYTES,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     factBacklogMaxRows: e.FACT_BACKLOG_MAX_ROWS,
-    projectCacheTtlMs: e.PROJECT_CACHE_TTL_MS,
+    lookupCacheTtlMs: e.LOOKUP_CACHE_TTL_MS,
     appleAdsAttributionUrl: e.APPLE_ADS_ATTRIBUTION_URL,
     secretsKey: e.SECRETS_KEY,
     metaGraphBaseUrl: e.META_GRAPH_BASE_URL,

@@ -9,6 +9,7 @@ import { createBullQueue, createInProcessQueue, type JobQueue } from './queue/qu
 import { type ClickHouseClient, createClickHouse } from './store/clickhouse/client.ts';
 import { migrateClickHouse } from './store/clickhouse/migrate.ts';
 import { startEmbeddedPostgres } from './store/postgres/embedded.ts';
+import { setLookupCacheTtl } from './store/postgres/lookup-cache.ts';
 import { migratePostgres } from './store/postgres/migrate.ts';
 import { createPool, type Sql } from './store/postgres/pool.ts';
 import { type Cache, memoryCache, redisCache } from './store/redis/cache.ts';
@@ -43,6 +44,7 @@ export async function openPostgres(config: Config, log: Logger, onClose: Closer[
     onClose.push(embedded.stop);
     url = embedded.url;
   }
+  setLookupCacheTtl(config.lookupCacheTtlMs);
   const sql = createPool(url, config.databasePoolSize);
   onClose.push(() => sql.end({ timeout: 5 }));
   return sql;

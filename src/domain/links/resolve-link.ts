@@ -4,20 +4,16 @@
 // host, localhost, 127.0.0.1) the display id is looked up across projects and used only when
 // exactly one live campaign has it. Any other host is unknown: 404.
 import type { Deps } from '../../deps.ts';
-import { type CampaignRecord, findCampaignByDisplayId } from '../../store/postgres/campaigns.ts';
+import { findCampaignByDisplayId } from '../../store/postgres/campaigns.ts';
+import { type LinkTarget, linkTargets } from '../../store/postgres/link-targets.ts';
 import {
   findLinkListings,
   findProjectByDomainName,
   findProjectIdsByLiveDisplayId,
 } from '../../store/postgres/links.ts';
 import { findProjectById, type Project } from '../../store/postgres/projects.ts';
-import type { Platform, StoreListing } from '../../store/postgres/store-listings.ts';
 
-export type ResolvedLink = {
-  project: Project;
-  campaign: CampaignRecord;
-  listings: Partial<Record<Platform, StoreListing>>;
-};
+export type ResolvedLink = LinkTarget;
 
 // Display ids are at most 64 characters (create-campaign); longer ones cannot exist.
 const MAX_DISPLAY_ID = 64;
@@ -53,7 +49,16 @@ export async function resolveLink(
   if (!displayId || displayId.length > MAX_DISPLAY_ID) {
     return undefined;
   }
-  const project = await projectOfLink(deps, normalizeHost(rawHost), displayId);
+  const host = normalizeHost(rawHost);
+  return linkTargets.get(`${host}\u0000${displayId}`, () => lookUpLink(deps, host, displayId));
+}
+
+async function lookUpLink(
+  deps: Pick<Deps, 'sql' | 'config'>,
+  host: string,
+  displayId: string,
+): Promise<ResolvedLink | undefined> {
+  const project = await projectOfLink(deps, host, displayId);
   if (!project) {
     return undefined;
   }

@@ -25,7 +25,7 @@ export function projectToken(
 ): preHandlerAsyncHookHandler {
   return async (req: FastifyRequest) => {
     const token = readToken(req.body);
-    const project = token ? await findProjectByTokenCached(deps.sql, token, deps.config.projectCacheTtlMs) : undefined;
+    const project = token ? await findProjectByTokenCached(deps.sql, token) : undefined;
     if (!project) {
       throw new ApiError(opts.failStatus, MSG.clientTokenInvalid);
     }

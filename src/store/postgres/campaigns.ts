@@ -1,5 +1,7 @@
 // Campaigns. Every query is scoped by the project taken from the credential. A deleted campaign
 // keeps its row (deleted_at) so its display_id is never handed to another campaign.
+
+import { linkTargets } from './link-targets.ts';
 import type { Sql } from './pool.ts';
 
 export type CampaignRecord = {
@@ -116,6 +118,8 @@ export async function insertCampaign(sql: Sql, c: NewCampaign): Promise<number> 
   if (!row) {
     throw new Error('insert into campaigns returned no row');
   }
+  // A display id shared by two projects' campaigns no longer opens on the service's own host.
+  linkTargets.clear();
   return row.id;
 }
 
@@ -193,6 +197,7 @@ export async function updateCampaign(
       active = COALESCE(${patch.active ?? null}::boolean, active),
       updated_at = now()
     WHERE project_id = ${projectId} AND display_id = ${displayId} AND deleted_at IS NULL`;
+  linkTargets.clear();
   return res.count === 1;
 }
 
@@ -203,6 +208,7 @@ export async function softDeleteCampaign(sql: Sql, projectId: string, displayId:
   const res = await sql`
     UPDATE campaigns SET deleted_at = now(), active = false, updated_at = now()
     WHERE project_id = ${projectId} AND display_id = ${displayId} AND deleted_at IS NULL`;
+  linkTargets.clear();
   return res.count === 1;
 }
 

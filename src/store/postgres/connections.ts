@@ -1,5 +1,7 @@
 // SQL of a project's outgoing connections (sql/migrations/0012_deliveries.sql): the Meta
 // Conversions API connection, event mappings, webhooks and the uploaded catalog.
+
+import { lookupCache } from './lookup-cache.ts';
 import type { Sql } from './pool.ts';
 
 export type MetaConnection = {
@@ -81,14 +83,11 @@ export async function listEventMappings(
 
 /** The standard event a fact maps to, only while the project's Meta connection is active. */
 // Every capture asks whether its name is mapped to a Meta standard event. A project has a handful
-// of mappings, so its whole set (empty while Meta is not connected) is read once and kept for
-// MAPPINGS_TTL_MS. Writes in this process drop it at once; other processes see them within the TTL.
-const MAPPINGS_TTL_MS = 1000;
-const MAX_CACHED_PROJECTS = 10_000;
-const mappingsByProject = new Map<string, { until: number; byName: Map<string, string> }>();
+// of mappings, so its whole set (empty while Meta is not connected) is read once and cached.
+const mappingsByProject = lookupCache<Map<string, string>>();
 
 export function forgetCachedMappings(projectId: string): void {
-  mappingsByProject.delete(projectId);
+  mappingsByProject.forgetKey(projectId);
 }
 
 export async function findActiveMapping(
@@ -97,23 +96,14 @@ export async function findActiveMapping(
   kind: SourceKind,
   name: string,
 ): Promise<string | undefined> {
-  const now = Date.now();
-  let cached = mappingsByProject.get(projectId);
-  if (!cached || cached.until <= now) {
+  const byName = await mappingsByProject.get(projectId, async () => {
     const rows = await sql<{ source_kind: string; source_name: string; standard_event: string }[]>`
       SELECT m.source_kind, m.source_name, m.standard_event FROM event_mappings m
       JOIN network_connections c ON c.project_id = m.project_id AND c.network = 'META' AND c.active
       WHERE m.project_id = ${projectId}`;
-    cached = {
-      until: now + MAPPINGS_TTL_MS,
-      byName: new Map(rows.map((r) => [`${r.source_kind}\u0000${r.source_name}`, r.standard_event])),
-    };
-    if (mappingsByProject.size >= MAX_CACHED_PROJECTS) {
-      mappingsByProject.clear();
-    }
-    mappingsByProject.set(projectId, cached);
-  }
-  return cached.byName.get(`${kind}\u0000${name}`);
+    return new Map(rows.map((r) => [`${r.source_kind}\u0000${r.source_name}`, r.standard_event]));
+  });
+  return byName.get(`${kind}\u0000${name}`);
 }
 
 export type Webhook = { id: string; projectId: string; url: string; secretEnc: string; events: string[] };

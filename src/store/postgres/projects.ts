@@ -1,4 +1,6 @@
 // Projects and server keys. Keys are looked up by their SHA-256 only.
+
+import { lookupCache } from './lookup-cache.ts';
 import type { Sql } from './pool.ts';
 
 export type Project = {
@@ -97,37 +99,16 @@ export async function findProjectByToken(sql: Sql, token: string): Promise<Proje
   return row ? toProject(row) : undefined;
 }
 
-// Every client request starts by finding its project by token; at ingest rates that lookup was a
-// tenth of the service's Postgres round trips. Known tokens are kept for ttlMs (unknown ones are
-// not, so junk tokens cannot fill the map). A change made in this process (signing enforcement)
-// drops the entry at once; other processes see it within ttlMs.
-const MAX_CACHED_TOKENS = 10_000;
-const byToken = new Map<string, { project: Project; until: number }>();
+// Every client request starts by finding its project by token (a tenth of the ingest's Postgres
+// round trips). Unknown tokens are not kept, so junk tokens cannot fill the cache.
+const byToken = lookupCache<Project | undefined>((p) => p !== undefined);
 
-export async function findProjectByTokenCached(sql: Sql, token: string, ttlMs: number): Promise<Project | undefined> {
-  const now = Date.now();
-  const hit = byToken.get(token);
-  if (hit && hit.until > now) {
-    return hit.project;
-  }
-  const project = await findProjectByToken(sql, token);
-  if (project && ttlMs > 0) {
-    if (byToken.size >= MAX_CACHED_TOKENS) {
-      byToken.clear();
-    }
-    byToken.set(token, { project, until: now + ttlMs });
-  } else {
-    byToken.delete(token);
-  }
-  return project;
+export function findProjectByTokenCached(sql: Sql, token: string): Promise<Project | undefined> {
+  return byToken.get(token, () => findProjectByToken(sql, token));
 }
 
 export function forgetCachedProject(projectId: string): void {
-  for (const [token, e] of byToken) {
-    if (e.project.id === projectId) {
-      byToken.delete(token);
-    }
-  }
+  byToken.forget((p) => p?.id === projectId);
 }
 
 export async function updateProjectBilling(
