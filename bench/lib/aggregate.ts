@@ -1,6 +1,7 @@
 // Repetitions → table rows. Each repetition pairs a figure with the ceiling measured next to it;
 // a row quotes the median value, the median ceiling and the median of the per-repetition ratios
 // (pairing first keeps a slow moment of the machine from landing on one side of the ratio only).
+import { MEMORY_METRICS } from './memory.ts';
 import { median } from './stats.ts';
 import type { MetricSpec, RepOutcome, Target, Workload } from './workload.ts';
 
@@ -58,5 +59,7 @@ function rowOf(w: Workload, spec: MetricSpec, reps: RepOutcome[]): Row {
 }
 
 export function rowsOf(w: Workload, reps: RepOutcome[]): Row[] {
-  return w.metrics.map((spec) => rowOf(w, spec, reps));
+  // The harness's own measures (peak RSS, bench/lib/memory.ts) get rows when a repetition has them.
+  const extra = MEMORY_METRICS.filter((m) => reps.some((r) => r.measures[m.id] !== undefined));
+  return [...w.metrics, ...extra].map((spec) => rowOf(w, spec, reps));
 }

@@ -2,6 +2,7 @@
 // ceilings of the same repetition (measured on first use, then shared). Measures that need the
 // stores after the service stopped are collected at the end.
 import { measureCeiling } from './ceilings.ts';
+import { type MemoryWatch, watchMemory } from './memory.ts';
 import { createRng } from './seed.ts';
 import type { Session } from './session.ts';
 import { round } from './stats.ts';
@@ -46,6 +47,7 @@ export async function runReps(
     };
     for (const w of plan.selected) {
       progress(`repetition ${rep}/${plan.reps}: ${w.name}`);
+      let usesService = false;
       const h: Harness = {
         rep,
         reps: plan.reps,
@@ -55,9 +57,29 @@ export async function runReps(
         rng: (label) => createRng(seedOf(plan.seed, `${w.name}|${rep}|${label}`)),
         progress,
         ceiling,
-        service: () => session.service(),
+        service: () => {
+          usesService = true;
+          return session.service();
+        },
+        layout: session.layout,
       };
-      outcomes.get(w.name)?.push(await w.run(h));
+      // Peak RSS of the service (and its Postgres) while a workload that uses it runs: rows of their own.
+      const memory = watchMemory(() => (usesService ? session.servicePid : undefined));
+      let outcome: RepOutcome;
+      let m: ReturnType<MemoryWatch['stop']>;
+      try {
+        outcome = await w.run(h);
+      } finally {
+        m = memory.stop();
+      }
+      if (m) {
+        Object.assign(outcome.measures, m.measures);
+        outcome.details.memory = m.details;
+        progress(
+          `${w.name}: peak RSS service ${m.details.service_mb} MB, largest child ${m.details.largest_child_mb} MB`,
+        );
+      }
+      outcomes.get(w.name)?.push(outcome);
     }
   }
   return outcomes;

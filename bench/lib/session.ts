@@ -67,6 +67,15 @@ export class Session {
     },
   ) {}
 
+  get layout(): Layout {
+    return this.opts.layout;
+  }
+
+  /** The service's pid once it runs (the harness samples its memory). */
+  get servicePid(): number | undefined {
+    return this.svc?.pid;
+  }
+
   ceilingServer(): Promise<CeilingServer> {
     this.ceilingP ??= startCeilingServer(this.opts.layout.serverCpu);
     return this.ceilingP;

@@ -3,6 +3,7 @@
 // Each measure carries the ceiling it is judged against, measured in the same repetition, so the
 // ratio (value ÷ ceiling) is what gets compared across runs and machines.
 import type { FactsReader } from './facts.ts';
+import type { Layout } from './layout.ts';
 import type { LoadSettings } from './load.ts';
 import type { BenchProject } from './project.ts';
 import type { Rng } from './seed.ts';
@@ -61,6 +62,8 @@ export type Harness = {
   ceiling: (kind: CeilingKind) => Promise<Ceiling>;
   /** The service under test with the bench project, started on first use and kept for the whole run. */
   service: () => Promise<BenchTarget>;
+  /** Where processes run: a workload that starts its own process pins it like the service. */
+  layout: Layout;
 };
 
 export type Workload = {

@@ -25,29 +25,48 @@ const ORGANIC: Omit<InstallAttribution, 'installInstanceId' | 'status' | 'create
   reengagementCampaignId: 0,
 };
 
-function columns(a: InstallAttribution | undefined, row: Record<string, unknown>, reattributionMs: number) {
-  const x = a?.status === 'decided' ? a : { ...ORGANIC, createdAt: a?.createdAt ?? null };
-  const factMs = Date.parse(`${String(row.ts ?? '').replace(' ', 'T')}Z`);
-  const reengaged =
-    x.reengagedAt !== null &&
-    Number.isFinite(factMs) &&
-    factMs >= x.reengagedAt.getTime() &&
-    factMs - x.reengagedAt.getTime() <= reattributionMs;
+type Columns = Record<string, string | number>;
+
+const ORGANIC_X = { ...ORGANIC, createdAt: null as Date | null };
+
+/** The install's columns; the re-engagement campaign alone depends on the fact's time. */
+function installColumns(
+  a: InstallAttribution | undefined,
+  tz: string,
+): { cols: Columns; x: InstallAttribution | typeof ORGANIC_X } {
+  const x = a?.status === 'decided' ? a : { ...ORGANIC_X, createdAt: a?.createdAt ?? null };
   const installMs = x.createdAt?.getTime() ?? 0;
   return {
-    campaign_id: x.campaignId,
-    display_id: x.displayId,
-    network: x.network,
-    ad_set_id: x.adSetId,
-    ad_set_name: x.adSetName,
-    creative_id: x.creativeId,
-    creative_name: x.creativeName,
-    keyword_id: x.keywordId,
-    keyword_name: x.keywordName,
-    reengagement_campaign_id: reengaged ? x.reengagementCampaignId : 0,
-    install_ts: formatChTime(installMs),
-    install_day: localDay(installMs, String(row.project_tz || 'UTC')),
+    x,
+    cols: {
+      campaign_id: x.campaignId,
+      display_id: x.displayId,
+      network: x.network,
+      ad_set_id: x.adSetId,
+      ad_set_name: x.adSetName,
+      creative_id: x.creativeId,
+      creative_name: x.creativeName,
+      keyword_id: x.keywordId,
+      keyword_name: x.keywordName,
+      reengagement_campaign_id: 0,
+      install_ts: formatChTime(installMs),
+      install_day: localDay(installMs, tz),
+    },
   };
+}
+
+function reengagementCampaign(
+  x: InstallAttribution | typeof ORGANIC_X,
+  row: Record<string, unknown>,
+  reattributionMs: number,
+): number {
+  if (x.reengagedAt === null) {
+    return 0;
+  }
+  const factMs = Date.parse(`${String(row.ts ?? '').replace(' ', 'T')}Z`);
+  const reengaged =
+    Number.isFinite(factMs) && factMs >= x.reengagedAt.getTime() && factMs - x.reengagedAt.getTime() <= reattributionMs;
+  return reengaged ? x.reengagementCampaignId : 0;
 }
 
 /** Splits claimed rows into rows ready to insert (enriched) and rows to release for later. */
@@ -77,6 +96,7 @@ export async function enrichFacts(
   const ready: ClaimedRow[] = [];
   const wait: ClaimedRow[] = [];
   const now = deps.now();
+  const cache = new Map<string, ReturnType<typeof installColumns>>();
   for (const r of rows) {
     if (r.enrichInstall === null) {
       ready.push(r);
@@ -88,7 +108,18 @@ export async function enrichFacts(
       wait.push(r);
       continue;
     }
-    ready.push({ ...r, row: { ...r.row, ...columns(a, r.row, p?.reattributionMs ?? 0) } });
+    // Installs have many facts per batch: their columns (two date formats) are made once.
+    const tz = String(r.row.project_tz || 'UTC');
+    const key = `${r.projectId}|${r.enrichInstall}|${tz}`;
+    let c = cache.get(key);
+    if (!c) {
+      c = installColumns(a, tz);
+      cache.set(key, c);
+    }
+    // The claimed row is this batch's own copy (parsed from the outbox), so it is extended in place.
+    const row = Object.assign(r.row, c.cols);
+    row.reengagement_campaign_id = reengagementCampaign(c.x, row, p?.reattributionMs ?? 0);
+    ready.push(r);
   }
   return { ready, wait };
 }
