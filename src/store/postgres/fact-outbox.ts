@@ -22,14 +22,12 @@ export async function insertOutboxRows(sql: Sql, rows: OutboxRow[]): Promise<voi
   if (rows.length === 0) {
     return;
   }
-  const values = rows.map((r) => ({
-    fact_table: r.table,
-    fact_id: r.factId,
-    project_id: r.projectId,
-    row: sql.json(r.row as never),
-    enrich_install: r.enrichInstall ?? null,
-  }));
-  await sql`INSERT INTO fact_outbox ${sql(values, 'fact_table', 'fact_id', 'project_id', 'row', 'enrich_install')}`;
+  // One statement text whatever the row count (arrays, not a VALUES list): Postgres and postgres.js
+  // prepare it once, where a VALUES list of N rows was a new statement for every group size.
+  await sql`INSERT INTO fact_outbox (fact_table, fact_id, project_id, row, enrich_install)
+    SELECT t, f, p::uuid, r::jsonb, e FROM unnest(${rows.map((r) => r.table)}::text[],
+      ${rows.map((r) => r.factId)}::text[], ${rows.map((r) => r.projectId)}::text[],
+      ${rows.map((r) => JSON.stringify(r.row))}::text[], ${rows.map((r) => r.enrichInstall ?? null)}::text[]) AS x (t, f, p, r, e)`;
 }
 
 type Claimed = {
