@@ -136,9 +136,17 @@ function childEnv(
   return env;
 }
 
-/** Starts the service; its whole output (stdout and stderr) also goes to logFile. */
-export async function startBenchService(mode: ServiceMode, layout: Layout, logFile: string): Promise<RunningService> {
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'attribution-bench-'));
+/**
+ * Starts the service; its whole output (stdout and stderr) also goes to logFile. `reuseDir` restarts
+ * it on a DATA_DIR an earlier start made (no banner then; the caller keeps and removes the directory).
+ */
+export async function startBenchService(
+  mode: ServiceMode,
+  layout: Layout,
+  logFile: string,
+  reuseDir?: string,
+): Promise<RunningService> {
+  const dataDir = reuseDir ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'attribution-bench-')));
   // Embedded Postgres runs as the 'postgres' user when we are root; it must reach the directory.
   await fs.chmod(dataDir, 0o755);
   const [port, pgPort] = [await freePort(), await freePort()];
@@ -153,7 +161,7 @@ export async function startBenchService(mode: ServiceMode, layout: Layout, logFi
   try {
     await waitReady(child, url, 180_000);
     const m = mode === 'embedded' ? child.output().match(BANNER) : null;
-    if (mode === 'embedded' && !m) {
+    if (mode === 'embedded' && !m && reuseDir === undefined) {
       throw new Error(`no first-start banner in the service output${tail(child.output())}`);
     }
     const pm = postmasterPid(dataDir);
@@ -176,7 +184,9 @@ export async function startBenchService(mode: ServiceMode, layout: Layout, logFi
     };
   } catch (err) {
     await stop().catch(() => {});
-    await fs.rm(dataDir, { recursive: true, force: true });
+    if (reuseDir === undefined) {
+      await fs.rm(dataDir, { recursive: true, force: true });
+    }
     throw err;
   }
 }

@@ -52,7 +52,7 @@ const MIX: Kind[] = [
   'event',
 ];
 
-type User = { installId: string; userId: string; gaid: string; agent: string };
+export type User = { installId: string; userId: string; gaid: string; agent: string };
 
 type Tally = { sent: number; answered: number; ok: number; status: Record<string, number> };
 /** autocannon's per-connection context: the id of the request in flight on that connection. */
@@ -131,7 +131,7 @@ function headers(host: string, agent: string): Record<string, string> {
 }
 
 /** init + trigger for each user, a few in flight, so events and payments are stored (Rule 1). */
-async function preregister(t: BenchTarget, users: User[], rng: Rng): Promise<void> {
+export async function preregister(t: BenchTarget, users: User[], rng: Rng): Promise<void> {
   let next = 0;
   const worker = async () => {
     while (next < users.length) {
@@ -162,7 +162,7 @@ async function preregister(t: BenchTarget, users: User[], rng: Rng): Promise<voi
   await Promise.all(Array.from({ length: PREREGISTER_IN_FLIGHT }, worker));
 }
 
-type MixResult = {
+export type MixResult = {
   durationS: number;
   tally: Record<Kind, Tally>;
   latency: ReturnType<typeof summarize>;
@@ -174,7 +174,7 @@ type MixResult = {
   timeouts: number;
 };
 
-function runMix(
+export function runMix(
   t: BenchTarget,
   users: User[],
   rng: Rng,

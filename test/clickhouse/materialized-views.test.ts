@@ -1,4 +1,4 @@
-// Materialized views (clickhouse/migrations/0007-0012). STYLE.md: a batch retried with the same
+// Materialized views (clickhouse/migrations/0007-0012, 0016, 0017). STYLE.md: a batch retried with the same
 // dedup token lands once in the raw table and once in every view target; and every aggregate
 // metric equals a brute-force query over the raw facts. Facts are written with insertFactRows (the
 // writer's insert), full rows only. Merges are stopped so row counts of the targets are exact.
@@ -16,6 +16,8 @@ const TARGETS = [
   'campaign_payment_daily',
   'retention_cohort',
   'revenue_cohort',
+  'campaign_platform_daily',
+  'project_event_names',
 ];
 const K = 'campaign_id, day, platform, ad_set_id, creative_id, keyword_id';
 const C = 'campaign_id, platform, ad_set_id, creative_id, keyword_id, install_day';
@@ -239,6 +241,24 @@ describe('metrics equal brute force over the raw facts', () => {
         part(`${C}, ${DAY_N}`, 'amount', 'events', `has_amount = 1 AND ${IN_WINDOW}`),
         part(`${C}, ${DAY_N}`, 'amount * sign', 'payments', `${COMPLETED} AND ${IN_WINDOW}`),
       ]),
+    ],
+    ...(['clicks', 'installs', 'signups', 'revenue_events', 'revenue', 'spend'] as const).map(
+      (col): [string, string, string] => [
+        `campaign_platform_daily.${col} (0016)`,
+        sumOf('campaign_platform_daily', 'campaign_id, day, platform', col),
+        sumOf('campaign_daily', 'campaign_id, day, platform', col),
+      ],
+    ),
+    [
+      'campaign_platform_daily.active_installs (0016)',
+      uniqOf('campaign_platform_daily', 'campaign_id, day, platform', 'active_installs'),
+      raw('campaign_id, day, platform', 'uniqExact(install_instance_id)', 'install_events'),
+    ],
+    [
+      'project_event_names (0017)',
+      `SELECT kind, name FROM project_event_names WHERE project_id = {p:String} GROUP BY kind, name`,
+      `SELECT 'event' AS kind, event_name AS name FROM events WHERE project_id = {p:String} GROUP BY name
+       UNION ALL SELECT 'payment', toString(type) FROM payments WHERE project_id = {p:String} AND ${COMPLETED} GROUP BY type`,
     ],
     ['v_campaign_daily.installs', view('installs'), raw(CD, 'count()', 'attributions', `kind = 'install'`)],
     ['v_campaign_daily.clicks', view('clicks'), raw(CD, 'count()', 'clicks')],

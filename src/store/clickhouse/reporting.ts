@@ -1,4 +1,6 @@
-// Reads for the reporting endpoint over campaign_daily (clickhouse/migrations 0007-0012). Bound
+// Reads for the reporting endpoint over campaign_daily (clickhouse/migrations 0007-0012), its
+// campaign × day × platform rollup campaign_platform_daily (0016: window totals of every campaign
+// and activity, the reads that grow with the whole project) and project_event_names (0017). Bound
 // parameters only; every number is cast in SQL (toUInt64 for counts, toString for Decimals) and
 // typed here; aggregates are read with sum()/uniqMerge() + GROUP BY, never FINAL.
 // `platform` '' means every platform. Spend rows without a platform (most networks do not say)
@@ -28,7 +30,7 @@ export type CounterRow = {
   revenue: string;
   spendPlatformed: string;
   spendUnplatformed: string;
-  /** Raw rows of the asked platform (platform named), and rows without a platform (spend). */
+  /** Aggregate rows of the asked platform (platform named), and rows without a platform (spend). */
   platformRows: number;
   blankRows: number;
 };
@@ -99,7 +101,7 @@ export async function selectCampaignTotals(ch: ClickHouseClient, s: ReportScope)
     ch,
     `WITH ${PLATFORM_MATCH}
     SELECT campaign_id, ${COUNTERS}
-    FROM campaign_daily
+    FROM campaign_platform_daily
     WHERE project_id = {p:String} AND campaign_id != 0 AND day BETWEEN {from:Date} AND {to:Date}
     GROUP BY campaign_id`,
     scopeParams(s),
@@ -159,7 +161,7 @@ export async function selectActivity(
     `SELECT campaign_id,
       toUInt64(uniqMergeIf(active_installs, day BETWEEN {af:Date} AND {at:Date})) AS active_users,
       toUInt64(sumIf(clicks + installs + reinstalls + reengagements, day BETWEEN {xf:Date} AND {xt:Date})) AS activity
-    FROM campaign_daily
+    FROM campaign_platform_daily
     WHERE project_id = {p:String} AND campaign_id IN {ids:Array(UInt32)}
       AND day BETWEEN least({af:Date}, {xf:Date}) AND greatest({at:Date}, {xt:Date})
       AND ({pf:String} = '' OR platform = {pf:String})
@@ -191,11 +193,11 @@ export async function selectKnownEventNames(
   const rows = await selectRows<{ kind: string; name: string }>(
     ch,
     `SELECT 'event' AS kind, name FROM (
-       SELECT event_name AS name FROM campaign_event_daily WHERE project_id = {p:String}
+       SELECT name FROM project_event_names WHERE project_id = {p:String} AND kind = 'event'
        GROUP BY name ORDER BY name LIMIT ${KNOWN_NAMES_LIMIT})
      UNION ALL
      SELECT 'payment' AS kind, name FROM (
-       SELECT toString(type) AS name FROM campaign_payment_daily WHERE project_id = {p:String}
+       SELECT name FROM project_event_names WHERE project_id = {p:String} AND kind = 'payment'
        GROUP BY name ORDER BY name LIMIT ${KNOWN_NAMES_LIMIT})`,
     { p: projectId },
   );
