@@ -37,7 +37,8 @@ const SERVER_ERRORS = {
   '401': 'missing or invalid server key: `Unauthorized access.`',
   '429': '`Rate limit exceeded. Please try again later.` (per source IP or per server key); Retry-After: 1',
 };
-const NOT_REGISTERED = '200 instead when nothing was stored: user not registered through trigger, or a repeated id';
+const NOT_STORED =
+  '{msg, status: 200, data: {message}}: nothing stored (user not registered through trigger, or a repeated id)';
 
 const clientOp = (path: string, summary: string, body: z.ZodType, responses: Record<string, string>): Operation => ({
   method: 'post',
@@ -73,7 +74,8 @@ export const COMMERCE_OPERATIONS: Operation[] = [
     'Track revenue (users registered through trigger)',
     z.looseObject({ ...client, ...paymentFields, user_id: userId.optional() }),
     {
-      '201': `{msg, status, data: {message}}; ${NOT_REGISTERED}`,
+      '201': '{msg, status, data: {message}}: stored',
+      '200': NOT_STORED,
       '400': 'bad token, install_instance_id, amount, type, status, payment_id or user_id',
     },
   ),
@@ -109,11 +111,13 @@ export const COMMERCE_OPERATIONS: Operation[] = [
     },
   ),
   serverOp('capture-event', 'Track a custom event from your backend', z.object({ ...eventFields, user_id: userId }), {
-    '201': '{msg: `Event capture request received!`, status: 201, data: null}; 200 when not stored',
+    '201': '{msg: `Event capture request received!`, status: 201, data: null}',
+    '200': NOT_STORED,
     '400': 'bad event_name, event_data, event_id or user_id',
   }),
   serverOp('capture-payment', 'Track revenue from your backend', z.object({ ...paymentFields, user_id: userId }), {
-    '201': `{msg, status, data: {message}}; ${NOT_REGISTERED}`,
+    '201': '{msg, status, data: {message}}: stored',
+    '200': NOT_STORED,
     '400': 'bad amount, type, status, payment_id or user_id',
   }),
   serverOp('remove-payment', 'Remove payments (refund) from your backend', z.object(removeFields), {
