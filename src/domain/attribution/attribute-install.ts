@@ -22,8 +22,25 @@ import type { Decision } from './types.ts';
 
 export class RetryLaterError extends Error {}
 
-export function decisionRow(project: Project, install: InstallRecord, d: Decision, decisionId: string, now: number) {
-  const installTs = install.createdAt.getTime();
+/**
+ * What an `attributions` row records: an install-time decision, or a re-engagement (a campaign link
+ * opened in the app later; its install_ts and day are the re-engagement's own time, and it has no
+ * windows).
+ */
+export type RecordedDecision = Omit<Decision, 'kind' | 'method' | 'windows'> & {
+  kind: Decision['kind'] | 'reengagement';
+  method: Decision['method'] | 'deeplink';
+  windows: Decision['windows'] | Record<string, never>;
+};
+
+export function decisionRow(
+  project: Project,
+  install: InstallRecord,
+  d: RecordedDecision,
+  decisionId: string,
+  now: number,
+  installTs = install.createdAt.getTime(),
+) {
   return {
     decision_id: decisionId,
     project_id: project.id,

@@ -6,7 +6,6 @@
 //    within the project's inactivity window.
 import type { Deps } from '../../deps.ts';
 import { randomCode } from '../../lib/ids.ts';
-import { formatChTime, localDay } from '../../lib/time.ts';
 import { enqueueAttribution } from '../../queue/enqueue.ts';
 import { findAttributionSettings } from '../../store/postgres/attribution-settings.ts';
 import { type CampaignRecord, findCampaignByDisplayId } from '../../store/postgres/campaigns.ts';
@@ -14,6 +13,7 @@ import { insertOutboxRows } from '../../store/postgres/fact-outbox.ts';
 import { findInstall, type InstallRecord, saveReengagement, setInitLink } from '../../store/postgres/installs.ts';
 import { asSql } from '../../store/postgres/pool.ts';
 import type { Project } from '../../store/postgres/projects.ts';
+import { decisionRow, type RecordedDecision } from '../attribution/attribute-install.ts';
 import { attributionSettings } from '../attribution/settings.ts';
 import { displayIdFromLink } from '../campaigns/parse-link.ts';
 
@@ -22,37 +22,28 @@ export type DeeplinkAnswer = { deeplink: string; is_linkrunner: boolean; process
 const RETRY_WINDOW_MS = 30_000;
 const SESSION_MS = 5 * 60_000;
 
-function reengagementRow(project: Project, install: InstallRecord, c: CampaignRecord, id: string, now: number) {
+function reengagement(c: CampaignRecord): RecordedDecision {
   return {
-    decision_id: id,
-    project_id: project.id,
-    install_instance_id: install.installInstanceId,
     kind: 'reengagement',
-    ts: formatChTime(now),
-    install_ts: formatChTime(now),
-    project_tz: project.timezone,
-    day: localDay(now, project.timezone),
-    platform: install.platform,
-    attribution_type: 'INORGANIC',
     method: 'deeplink',
-    touch_type: 'click',
-    campaign_id: c.id,
-    display_id: c.displayId,
+    attributionType: 'INORGANIC',
+    touchType: 'click',
+    campaignId: c.id,
+    displayId: c.displayId,
     network: c.network ?? '',
-    ad_set_id: '',
-    ad_set_name: '',
-    creative_id: '',
-    creative_name: '',
-    keyword_id: '',
-    keyword_name: '',
-    click_id: '',
-    click_ts: formatChTime(0),
-    ctit_ms: -1,
+    adSetId: '',
+    adSetName: '',
+    creativeId: '',
+    creativeName: '',
+    keywordId: '',
+    keywordName: '',
+    click: null,
+    ctitMs: -1,
     confidence: 1,
-    suspicious: 0,
-    suspicious_reason: '',
-    candidates: '[]',
-    windows: '{}',
+    suspicious: false,
+    suspiciousReason: '',
+    candidates: [],
+    windows: {},
   };
 }
 
@@ -76,7 +67,12 @@ async function reengage(deps: Pick<Deps, 'sql' | 'now'>, project: Project, insta
     const tx = asSql(txh);
     await saveReengagement(tx, project.id, install.installInstanceId, c.id);
     await insertOutboxRows(tx, [
-      { table: 'attributions', factId: id, projectId: project.id, row: reengagementRow(project, install, c, id, now) },
+      {
+        table: 'attributions',
+        factId: id,
+        projectId: project.id,
+        row: decisionRow(project, install, reengagement(c), id, now, now),
+      },
     ]);
   });
 }
