@@ -57,6 +57,28 @@ const signingKeyJson = (k: SigningKeySummary) => ({
   created_at: k.createdAt.toISOString(),
 });
 
+/** `<noun> list --project <id>`: the project's rows, as JSON objects or a table. */
+function projectList<T>(
+  noun: string,
+  summary: string,
+  fetch: (deps: PgDeps, projectId: string) => Promise<T[]>,
+  json: (row: T) => unknown,
+  columns: string[],
+  cells: (row: T) => string[],
+): CommandSpec {
+  return {
+    path: [noun, 'list'],
+    summary,
+    needs: 'postgres',
+    flags: PROJECT,
+    run: async (deps, f) => {
+      await requireProject(deps, str(f, 'project'));
+      const list = await fetch(deps, str(f, 'project'));
+      return { json: list.map(json), text: table(columns, list.map(cells)) };
+    },
+  };
+}
+
 export const COMMANDS: CommandSpec[] = [
   {
     path: ['migrate'],
@@ -212,23 +234,14 @@ export const COMMANDS: CommandSpec[] = [
       };
     },
   },
-  {
-    path: ['domains', 'list'],
-    summary: "list a project's domains",
-    needs: 'postgres',
-    flags: PROJECT,
-    run: async (deps, f) => {
-      await requireProject(deps, str(f, 'project'));
-      const list = await listDomains(deps.sql, str(f, 'project'));
-      return {
-        json: list.map((d) => ({ id: d.id, name: d.name, is_primary: d.isPrimary })),
-        text: table(
-          ['id', 'name', 'primary'],
-          list.map((d) => [String(d.id), d.name, d.isPrimary ? 'yes' : '']),
-        ),
-      };
-    },
-  },
+  projectList(
+    'domains',
+    "list a project's domains",
+    (deps, id) => listDomains(deps.sql, id),
+    (d) => ({ id: d.id, name: d.name, is_primary: d.isPrimary }),
+    ['id', 'name', 'primary'],
+    (d) => [String(d.id), d.name, d.isPrimary ? 'yes' : ''],
+  ),
   {
     path: ['store-listings', 'add'],
     summary: 'add a store listing (IOS or ANDROID) with its store URL',
@@ -251,23 +264,14 @@ export const COMMANDS: CommandSpec[] = [
       };
     },
   },
-  {
-    path: ['store-listings', 'list'],
-    summary: "list a project's store listings",
-    needs: 'postgres',
-    flags: PROJECT,
-    run: async (deps, f) => {
-      await requireProject(deps, str(f, 'project'));
-      const list = await listStoreListings(deps.sql, str(f, 'project'));
-      return {
-        json: list.map((l) => ({ store_listing_id: l.id, name: l.name, platform: l.platform, store_url: l.storeUrl })),
-        text: table(
-          ['store_listing_id', 'platform', 'name', 'store_url'],
-          list.map((l) => [l.id, l.platform, l.name, l.storeUrl]),
-        ),
-      };
-    },
-  },
+  projectList(
+    'store-listings',
+    "list a project's store listings",
+    (deps, id) => listStoreListings(deps.sql, id),
+    (l) => ({ store_listing_id: l.id, name: l.name, platform: l.platform, store_url: l.storeUrl }),
+    ['store_listing_id', 'platform', 'name', 'store_url'],
+    (l) => [l.id, l.platform, l.name, l.storeUrl],
+  ),
   {
     path: ['network-accounts', 'add'],
     summary: 'add an ad-network account',
@@ -292,23 +296,14 @@ export const COMMANDS: CommandSpec[] = [
       };
     },
   },
-  {
-    path: ['network-accounts', 'list'],
-    summary: "list a project's ad-network accounts",
-    needs: 'postgres',
-    flags: PROJECT,
-    run: async (deps, f) => {
-      await requireProject(deps, str(f, 'project'));
-      const list = await listNetworkAccounts(deps.sql, str(f, 'project'));
-      return {
-        json: list.map((a) => ({ id: a.id, network: a.network, name: a.name, email: a.email, status: a.status })),
-        text: table(
-          ['id', 'network', 'name', 'email', 'status'],
-          list.map((a) => [String(a.id), a.network, a.name, a.email, a.status]),
-        ),
-      };
-    },
-  },
+  projectList(
+    'network-accounts',
+    "list a project's ad-network accounts",
+    (deps, id) => listNetworkAccounts(deps.sql, id),
+    (a) => ({ id: a.id, network: a.network, name: a.name, email: a.email, status: a.status }),
+    ['id', 'network', 'name', 'email', 'status'],
+    (a) => [String(a.id), a.network, a.name, a.email, a.status],
+  ),
   {
     path: ['signing-keys', 'create'],
     summary: 'issue an SDK signing key for IOS or ANDROID; prints the key id and secret (shown once)',
@@ -322,23 +317,14 @@ export const COMMANDS: CommandSpec[] = [
       };
     },
   },
-  {
-    path: ['signing-keys', 'list'],
-    summary: "list a project's SDK signing keys (never their secrets)",
-    needs: 'postgres',
-    flags: PROJECT,
-    run: async (deps, f) => {
-      await requireProject(deps, str(f, 'project'));
-      const list = await listSigningKeys(deps.sql, str(f, 'project'));
-      return {
-        json: list.map(signingKeyJson),
-        text: table(
-          ['key_id', 'platform', 'active', 'created_at'],
-          list.map((k) => [k.keyId, k.platform, k.active ? 'yes' : 'no', k.createdAt.toISOString()]),
-        ),
-      };
-    },
-  },
+  projectList(
+    'signing-keys',
+    "list a project's SDK signing keys (never their secrets)",
+    (deps, id) => listSigningKeys(deps.sql, id),
+    signingKeyJson,
+    ['key_id', 'platform', 'active', 'created_at'],
+    (k) => [k.keyId, k.platform, k.active ? 'yes' : 'no', k.createdAt.toISOString()],
+  ),
   {
     path: ['signing-keys', 'revoke'],
     summary: 'deactivate an SDK signing key; requests signed with it are refused from now on',
