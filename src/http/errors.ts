@@ -1,5 +1,6 @@
 // ApiError and the single error handler: every error leaves as the {msg, status} envelope.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { SecretsKeyError } from '../lib/secrets.ts';
 import { MSG } from './messages.ts';
 
 export class ApiError extends Error {
@@ -62,6 +63,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
     const mapped = clientError(err);
     if (mapped) {
       return sendError(reply, mapped);
+    }
+    if (err instanceof SecretsKeyError) {
+      req.log.error({ reqId: req.id }, err.message);
+      return sendError(reply, new ApiError(503, MSG.secretsNotConfigured));
     }
     if (isStoreUnavailable(err)) {
       req.log.warn({ code: err.code, reqId: req.id }, 'store unavailable');

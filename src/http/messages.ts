@@ -12,6 +12,8 @@ export const MSG = {
   internalError: 'Internal server error',
   // Ours (not in the spec): Postgres unreachable or restarting; the request can be retried as is.
   storeUnavailable: 'Service temporarily unavailable. Please retry later.',
+  // Ours: service mode without SECRETS_KEY cannot store or read connection credentials.
+  secretsNotConfigured: 'Secrets are not configured on this server (SECRETS_KEY). Ask its operator.',
   routeNotFound: 'Route not found.',
   invalidJsonBody: 'Invalid JSON body.',
   bodyNotObject: 'Request body must be a JSON object.',

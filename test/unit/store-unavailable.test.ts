@@ -3,6 +3,7 @@
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { isStoreUnavailable, registerErrorHandling } from '../../src/http/errors.ts';
+import { loadSecretsKey } from '../../src/lib/secrets.ts';
 
 const withCode = (code: string) => Object.assign(new Error(code), { code });
 
@@ -41,5 +42,19 @@ describe('503', () => {
     const res = await app.inject({ method: 'GET', url: '/x' });
     expect(res.statusCode).toBe(500);
     expect(res.json()).toEqual({ msg: 'Internal server error', status: 500 });
+  });
+
+  it('when a route needs secrets and service mode has no SECRETS_KEY, then 503 naming the setting', async () => {
+    const app = Fastify();
+    registerErrorHandling(app);
+    app.get('/x', async () =>
+      loadSecretsKey({ secretsKey: undefined, databaseUrl: 'postgres://db/x', dataDir: '/tmp' }),
+    );
+    const res = await app.inject({ method: 'GET', url: '/x' });
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toEqual({
+      msg: 'Secrets are not configured on this server (SECRETS_KEY). Ask its operator.',
+      status: 503,
+    });
   });
 });
