@@ -1,10 +1,12 @@
 // Group commit for facts that need no transaction of their own (clicks): callers await append(),
 // rows from concurrent callers go to the outbox in one multi-row INSERT, and each caller resumes
-// once its rows are committed. While one INSERT runs, new rows gather for the next.
+// once its rows are committed. While INSERTs run (at most two), new rows gather for the next.
 import { insertOutboxRows, type OutboxRow } from '../../store/postgres/fact-outbox.ts';
 import type { Sql } from '../../store/postgres/pool.ts';
 
 const MAX_ROWS_PER_INSERT = 2000;
+/** INSERTs in flight at once: while one waits for its commit's WAL flush, the next is written. */
+const MAX_IN_FLIGHT = 2;
 
 type Waiter = { rows: OutboxRow[]; resolve: () => void; reject: (err: unknown) => void };
 
@@ -12,42 +14,51 @@ export type FactAppender = { append(rows: OutboxRow[]): Promise<void> };
 
 export function createFactAppender(sql: Sql): FactAppender {
   const queue: Waiter[] = [];
-  let running = false;
+  let inFlight = 0;
 
-  const drain = async (): Promise<void> => {
-    running = true;
-    while (queue.length > 0) {
-      const group: Waiter[] = [];
-      let n = 0;
-      while (queue.length > 0 && n < MAX_ROWS_PER_INSERT) {
-        const w = queue.shift() as Waiter;
-        group.push(w);
-        n += w.rows.length;
-      }
-      try {
-        await insertOutboxRows(
-          sql,
-          group.flatMap((w) => w.rows),
-        );
-        for (const w of group) {
-          w.resolve();
-        }
-      } catch (err) {
-        for (const w of group) {
-          w.reject(err);
-        }
-      }
+  const takeGroup = (): Waiter[] => {
+    const group: Waiter[] = [];
+    let n = 0;
+    while (queue.length > 0 && n < MAX_ROWS_PER_INSERT) {
+      const w = queue.shift() as Waiter;
+      group.push(w);
+      n += w.rows.length;
     }
-    running = false;
+    return group;
+  };
+
+  const pump = (): void => {
+    while (inFlight < MAX_IN_FLIGHT && queue.length > 0) {
+      const group = takeGroup();
+      inFlight++;
+      insertOutboxRows(
+        sql,
+        group.flatMap((w) => w.rows),
+      )
+        .then(
+          () => {
+            for (const w of group) {
+              w.resolve();
+            }
+          },
+          (err: unknown) => {
+            for (const w of group) {
+              w.reject(err);
+            }
+          },
+        )
+        .finally(() => {
+          inFlight--;
+          pump();
+        });
+    }
   };
 
   return {
     append(rows) {
       return new Promise<void>((resolve, reject) => {
         queue.push({ rows, resolve, reject });
-        if (!running) {
-          void drain();
-        }
+        pump();
       });
     },
   };
