@@ -22,7 +22,9 @@ function readStatus(pid: number): Status | undefined {
   try {
     const s = readFileSync(`/proc/${pid}/status`, 'utf8');
     const kb = (key: string) => Number(s.match(new RegExp(`${key}:\\s+(\\d+) kB`))?.[1] ?? Number.NaN);
-    return { rss: kb('VmRSS') / 1024, hwm: kb('VmHWM') / 1024 };
+    const rss = kb('VmRSS');
+    // A zombie (exited, not yet reaped) has no VmRSS line: nothing to sample.
+    return Number.isNaN(rss) ? undefined : { rss: rss / 1024, hwm: (kb('VmHWM') || 0) / 1024 };
   } catch {
     return undefined;
   }
