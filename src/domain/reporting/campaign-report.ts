@@ -8,6 +8,7 @@
 // platform; they count under a platform filter only for a campaign whose store listings are all
 // on that platform (README "Reporting").
 import type { Deps } from '../../deps.ts';
+import { foreground } from '../../store/clickhouse/priority.ts';
 import type { Cutoffs } from '../../store/clickhouse/report-levels.ts';
 import {
   type ActivityRow,
@@ -170,11 +171,12 @@ function reportRow(
   };
 }
 
-export async function buildCampaignReport(
-  deps: ReportDeps,
-  project: Project,
-  input: ReportInput,
-): Promise<CampaignReport> {
+/** The report a user waits for: its ClickHouse statements go ahead of background work (embedded mode). */
+export function buildCampaignReport(deps: ReportDeps, project: Project, input: ReportInput): Promise<CampaignReport> {
+  return foreground(() => composeReport(deps, project, input));
+}
+
+async function composeReport(deps: ReportDeps, project: Project, input: ReportInput): Promise<CampaignReport> {
   const today = projectToday(deps.now(), project.timezone);
   const scope: ReportScope = {
     projectId: project.id,

@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { type ClickHouseClient, createClient } from '@clickhouse/client';
 import type { Config } from '../../config.ts';
+import { prioritized } from './priority.ts';
 
 export type { ClickHouseClient };
 
@@ -19,7 +20,7 @@ export async function createEmbeddedClickHouse(dir: string): Promise<ClickHouseC
   const connection = mod.createChdbConnection({ path: dir }) as unknown as NonNullable<
     Parameters<typeof createClient>[0]
   >['connection'];
-  return createClient({ connection });
+  return prioritized(createClient({ connection }));
 }
 
 export async function createClickHouse(config: Config): Promise<ClickHouseClient> {
