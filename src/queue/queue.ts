@@ -59,12 +59,20 @@ export function createBullQueue(connection: Redis, workerConnection: () => Redis
 
 type Pending = { name: QueueName; payload: unknown; jobId: string; attempt: number };
 
-/** Embedded mode: jobs run in this process, retried with backoff, deduplicated by jobId while pending. */
+/**
+ * Embedded mode: jobs run in this process, retried with backoff, deduplicated by jobId while pending,
+ * and at most the queue's `concurrency` at once (as BullMQ's workers in service mode): thousands of
+ * installs enqueued by a burst of inits wait in line instead of all contending for the Postgres pool
+ * and the ClickHouse engine at once, and close() waits only for the jobs already running. Jobs not
+ * yet started when the process stops are re-enqueued from Postgres state (the reconciler).
+ */
 export function createInProcessQueue(log: Logger): JobQueue {
   const handlers: Record<QueueName, JobHandler> = {};
   const pending = new Map<string, Pending>();
   const timers = new Set<NodeJS.Timeout>();
   const running = new Set<Promise<void>>();
+  const ready = new Map<QueueName, Pending[]>();
+  const active = new Map<QueueName, number>();
   let closed = false;
 
   const schedule = (job: Pending, delayMs: number) => {
@@ -74,15 +82,22 @@ export function createInProcessQueue(log: Logger): JobQueue {
     }
     const t = setTimeout(() => {
       timers.delete(t);
-      run(job);
+      const line = ready.get(job.name) ?? [];
+      line.push(job);
+      ready.set(job.name, line);
+      drain(job.name);
     }, delayMs);
     timers.add(t);
   };
-  const run = (job: Pending) => {
-    const handler = handlers[job.name];
-    if (closed || !handler) {
-      return;
+  const drain = (name: QueueName) => {
+    const line = ready.get(name) ?? [];
+    while (!closed && handlers[name] && line.length > 0 && (active.get(name) ?? 0) < queueOptions(name).concurrency) {
+      run(line.shift() as Pending);
     }
+  };
+  const run = (job: Pending) => {
+    const handler = handlers[job.name] as JobHandler;
+    active.set(job.name, (active.get(job.name) ?? 0) + 1);
     const p = handler(job.payload)
       .then(() => {
         pending.delete(`${job.name}:${job.jobId}`);
@@ -96,7 +111,11 @@ export function createInProcessQueue(log: Logger): JobQueue {
           pending.delete(`${job.name}:${job.jobId}`);
         }
       })
-      .finally(() => running.delete(p));
+      .finally(() => {
+        running.delete(p);
+        active.set(job.name, (active.get(job.name) ?? 1) - 1);
+        drain(job.name);
+      });
     running.add(p);
   };
   return {
@@ -112,10 +131,8 @@ export function createInProcessQueue(log: Logger): JobQueue {
     },
     async startWorkers(h) {
       Object.assign(handlers, h);
-      for (const job of pending.values()) {
-        if (h[job.name]) {
-          schedule(job, 0);
-        }
+      for (const name of Object.keys(h)) {
+        drain(name as QueueName);
       }
     },
     async close() {
