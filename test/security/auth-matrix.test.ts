@@ -3,13 +3,13 @@
 // until it is given its 401 texts here. test/http/v1/auth.test.ts checks the spec's six campaign
 // routes in depth (accepted answers, linkrunner-key); this file is the complete matrix.
 import { randomBytes, randomUUID } from 'node:crypto';
-import net from 'node:net';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { rotateServerKey } from '../../src/domain/projects/rotate-server-key.ts';
 import { MSG } from '../../src/http/messages.ts';
 import { newProject, type TestProject, useHarness } from '../support/harness.ts';
+import { listenOnLoopback, rawExchange, rawRequest } from '../support/raw-http.ts';
 import { figure, type ServedRoute, servedRoutes, Tally } from '../support/security-routes.ts';
 
 const h = useHarness({ env: { RATE_LIMITS_ENABLED: 'false' } });
@@ -147,31 +147,12 @@ describe('D1 auth matrix over every /api/v1 route', () => {
   });
 });
 
-/** One HTTP/1.1 exchange over a raw socket, so duplicate headers reach Node's parser as sent. */
-function rawExchange(port: number, request: string): Promise<{ statusCode: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1', () => socket.write(request));
-    let data = '';
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk) => {
-      data += chunk;
-    });
-    socket.on('error', reject);
-    socket.on('end', () => {
-      const [head = '', body = ''] = data.split('\r\n\r\n');
-      resolve({ statusCode: Number(head.split(' ')[1]), body });
-    });
-  });
-}
-
 describe('D1 two service-key headers (raw socket)', () => {
   let listener: FastifyInstance | undefined;
   let port = 0;
   beforeAll(async () => {
     listener = await buildApp(h().deps);
-    await listener.listen({ port: 0, host: '127.0.0.1' });
-    const addr = listener.server.address();
-    port = typeof addr === 'object' && addr ? addr.port : 0;
+    port = await listenOnLoopback(listener);
   });
   afterAll(async () => {
     await listener?.close();
@@ -182,16 +163,12 @@ describe('D1 two service-key headers (raw socket)', () => {
     for (const route of v1.filter((r) => r.method !== 'HEAD')) {
       const texts = textsOf(route) ?? CRUD;
       const body = ['POST', 'PUT', 'PATCH'].includes(route.method) ? '{}' : '';
-      const request = [
-        `${route.method} ${route.url.replace(/:([a-z_]+)/g, 'x')} HTTP/1.1`,
-        'Host: localhost',
-        `service-key: ${a.serverKey}`,
-        `service-key: ${a.serverKey}`,
-        ...(body ? ['content-type: application/json', `content-length: ${Buffer.byteLength(body)}`] : []),
-        'connection: close',
-        '',
-        body,
-      ].join('\r\n');
+      const url = route.url.replace(/:([a-z_]+)/g, 'x');
+      const twice: [string, string][] = [
+        ['service-key', a.serverKey],
+        ['service-key', a.serverKey],
+      ];
+      const request = rawRequest(route.method, url, twice, body);
       const res = await rawExchange(port, request);
       tally.check(is401(route, res, texts.invalid), `${routeKey(route)}: ${res.statusCode} ${res.body}`);
     }

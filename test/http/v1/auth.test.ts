@@ -2,7 +2,6 @@
 // come from, each route's exact 401 texts, rotated keys, the project token refused as a key, keys
 // stored only as sha256, and keys never written to the logs.
 import { createHash, randomBytes } from 'node:crypto';
-import net from 'node:net';
 import { Writable } from 'node:stream';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +10,7 @@ import { rotateServerKey } from '../../../src/domain/projects/rotate-server-key.
 import { createLogger } from '../../../src/lib/logger.ts';
 import * as factories from '../../support/factories.ts';
 import { newProject, type TestProject, useHarness } from '../../support/harness.ts';
+import { listenOnLoopback, rawExchange, rawRequest } from '../../support/raw-http.ts';
 
 const h = useHarness();
 
@@ -226,31 +226,12 @@ describe.each(ROUTES)('$name', (route) => {
   });
 });
 
-/** One HTTP/1.1 exchange over a raw socket, so duplicate headers reach Node's parser as sent. */
-function rawExchange(port: number, request: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1', () => socket.write(request));
-    let data = '';
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk) => {
-      data += chunk;
-    });
-    socket.on('error', reject);
-    socket.on('end', () => {
-      const [head = '', body = ''] = data.split('\r\n\r\n');
-      resolve({ status: Number(head.split(' ')[1]), body });
-    });
-  });
-}
-
 describe('two service-key headers in one request (raw socket)', () => {
   let listener: FastifyInstance | undefined;
   let port = 0;
   beforeAll(async () => {
     listener = await buildApp(h().deps);
-    await listener.listen({ port: 0, host: '127.0.0.1' });
-    const addr = listener.server.address();
-    port = typeof addr === 'object' && addr ? addr.port : 0;
+    port = await listenOnLoopback(listener);
   });
   afterAll(async () => {
     await listener?.close();
@@ -262,20 +243,15 @@ describe('two service-key headers in one request (raw socket)', () => {
       const p = await newProject(h().deps);
       const target = route.unauth;
       const body = target.payload ? JSON.stringify(target.payload) : '';
-      const request = [
-        `${route.method} ${target.url} HTTP/1.1`,
-        'Host: localhost',
-        `service-key: ${p.serverKey}`,
-        `service-key: ${p.serverKey}`,
-        ...(body ? ['content-type: application/json', `content-length: ${Buffer.byteLength(body)}`] : []),
-        'connection: close',
-        '',
-        body,
-      ].join('\r\n');
+      const twice: [string, string][] = [
+        ['service-key', p.serverKey],
+        ['service-key', p.serverKey],
+      ];
+      const request = rawRequest(route.method, target.url, twice, body);
 
       const res = await rawExchange(port, request);
 
-      expect(res.status).toBe(401);
+      expect(res.statusCode).toBe(401);
       expect(JSON.parse(res.body)).toEqual(route.invalid);
     },
   );
