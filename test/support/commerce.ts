@@ -1,9 +1,10 @@
 // Helpers for the capture-event / capture-payment / remove-captured-payment tests: register a user
 // through the real trigger route (Rules 1 and 3), and read the events and payments facts from
 // ClickHouse with exact decimal text.
+import { randomUUID } from 'node:crypto';
 import type { Deps } from '../../src/deps.ts';
-import { post } from './client.ts';
-import type { Harness, TestProject } from './harness.ts';
+import { attribute, init, post } from './client.ts';
+import { type Harness, newProject, type TestProject } from './harness.ts';
 
 /** Signs the user up on the install through POST /api/client/trigger (the SDK's signup). */
 export async function signUp(h: Harness, p: TestProject, installInstanceId: string, userId: string): Promise<void> {
@@ -18,6 +19,20 @@ export async function signUp(h: Harness, p: TestProject, installInstanceId: stri
   if (res.statusCode !== 200) {
     throw new Error(`trigger answered ${res.statusCode}: ${res.body}`);
   }
+}
+
+/** A new project with an initialised Android install, decided organic (facts of a pending install wait
+ * in the outbox for its attribution), whose user trigger registered. */
+export async function registeredUser(h: Harness, userId: string) {
+  const p = await newProject(h.deps);
+  const iid = randomUUID();
+  const res = await init(h, p.token, { install_instance_id: iid });
+  if (res.statusCode !== 202) {
+    throw new Error(`init answered ${res.statusCode}: ${res.body}`);
+  }
+  await attribute(h, p, iid);
+  await signUp(h, p, iid, userId);
+  return { p, iid, userId };
 }
 
 export type EventFact = {

@@ -14,7 +14,7 @@ import {
   type Res,
   useClientHarness,
 } from '../../support/client.ts';
-import { eventFacts, outboxCount, signUp } from '../../support/commerce.ts';
+import { eventFacts, outboxCount, registeredUser, signUp } from '../../support/commerce.ts';
 import { newProject, type TestProject } from '../../support/harness.ts';
 
 const h = useClientHarness();
@@ -27,18 +27,8 @@ const bad = (msg: string) => ({ msg, status: 400 });
 const BAD_NAME = bad('event_name must be a non-empty string of at most 255 characters.');
 const BAD_EVENT_ID = bad('event_id must be a string or number of at most 128 characters.');
 
-/**
- * A project with an initialised Android install, decided organic (facts of a pending install wait
- * in the outbox for its attribution), whose user trigger registered.
- */
-async function registered(userId = 'user-1') {
-  const { deps } = h();
-  const p = await newProject(deps);
-  const iid = randomUUID();
-  expect((await init(h(), p.token, { install_instance_id: iid })).statusCode).toBe(202);
-  await attribute(h(), p, iid);
-  await signUp(h(), p, iid, userId);
-  return { p, iid, userId };
+function registered(userId = 'user-1') {
+  return registeredUser(h(), userId);
 }
 
 function capture(p: TestProject, iid: string, body: Record<string, unknown>): Promise<Res> {

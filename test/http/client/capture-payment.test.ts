@@ -5,16 +5,8 @@
 // concurrent sends; no payment_id (absent or "") is never deduplicated; amounts are exact decimals.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import {
-  attribute,
-  attributedInstall,
-  flushFacts,
-  init,
-  post,
-  type Res,
-  useClientHarness,
-} from '../../support/client.ts';
-import { netRevenue, outboxCount, paymentFacts, signUp } from '../../support/commerce.ts';
+import { attributedInstall, flushFacts, init, post, type Res, useClientHarness } from '../../support/client.ts';
+import { netRevenue, outboxCount, paymentFacts, registeredUser, signUp } from '../../support/commerce.ts';
 import { newProject, type TestProject } from '../../support/harness.ts';
 
 const h = useClientHarness();
@@ -37,15 +29,8 @@ const BAD_STATUS = bad(
 );
 const BAD_PAYMENT_ID = bad('payment_id must be a string or number of at most 256 characters.');
 
-/** An Android install, decided organic, whose user trigger registered. */
-async function registered(userId = 'payer') {
-  const { deps } = h();
-  const p = await newProject(deps);
-  const iid = randomUUID();
-  expect((await init(h(), p.token, { install_instance_id: iid })).statusCode).toBe(202);
-  await attribute(h(), p, iid);
-  await signUp(h(), p, iid, userId);
-  return { p, iid, userId };
+function registered(userId = 'payer') {
+  return registeredUser(h(), userId);
 }
 
 function pay(p: TestProject, iid: string, body: Record<string, unknown>): Promise<Res> {
