@@ -1,6 +1,7 @@
 // ApiError and the single error handler: every error leaves as the {msg, status} envelope.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SecretsKeyError } from '../lib/secrets.ts';
+import { connectionLost } from '../store/postgres/pool.ts';
 import { MSG } from './messages.ts';
 
 export class ApiError extends Error {
@@ -38,14 +39,14 @@ function clientError(err: FastifyError): ApiError | undefined {
   return undefined;
 }
 
-// Postgres unreachable, restarting or shutting down (postgres.js connection errors, the socket's
-// own errors, SQLSTATE classes 08 and 57P): nothing was committed by this request's failing step,
-// so it is a 503 with Retry-After rather than a 500 (catalog F2).
-const STORE_DOWN = /^(CONNECTION_|CONNECT_TIMEOUT|ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|08|57P0)/;
+// Postgres unreachable, restarting or shutting down: a connection lost mid-request (pool.ts's
+// test) or none to be had: nothing was committed by this request's failing step, so it is a 503
+// with Retry-After rather than a 500 (catalog F2).
+const CANNOT_CONNECT = /^(CONNECT_TIMEOUT|ECONNREFUSED|ETIMEDOUT)$/;
 
 export function isStoreUnavailable(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && STORE_DOWN.test(code);
+  return typeof code === 'string' && (connectionLost(err) || CANNOT_CONNECT.test(code));
 }
 
 export function sendError(reply: FastifyReply, e: ApiError): FastifyReply {

@@ -150,7 +150,7 @@ export function asSql(tx: postgres.TransactionSql): Sql {
  * closed list; a query or release() on it puts a socket-less connection back into the pool and
  * the next write throws in a setImmediate, which kills the process.
  */
-function connectionLost(err: unknown): boolean {
+export function connectionLost(err: unknown): boolean {
   const code = String((err as { code?: unknown })?.code ?? '');
   return /^(CONNECTION_|08|57P0)/.test(code) || code === 'ECONNRESET' || code === 'EPIPE';
 }
