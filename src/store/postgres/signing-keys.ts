@@ -69,13 +69,6 @@ export async function deactivateSigningKey(
 
 export type SigningPolicy = { enforce: boolean };
 
-/** Whether the project refuses unsigned client requests; undefined for an unknown project. */
-export async function findSigningPolicy(sql: Sql, projectId: string): Promise<SigningPolicy | undefined> {
-  const [row] = await sql<{ enforce_sdk_signing: boolean }[]>`
-    SELECT enforce_sdk_signing FROM projects WHERE id = ${projectId}`;
-  return row ? { enforce: row.enforce_sdk_signing } : undefined;
-}
-
 export async function updateSigningPolicy(
   sql: Sql,
   projectId: string,
