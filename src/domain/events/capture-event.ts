@@ -10,7 +10,7 @@ import { revenueAmount } from '../../lib/money.ts';
 import { formatChTime, localDay } from '../../lib/time.ts';
 import { insertSeenEventId } from '../../store/postgres/events.ts';
 import { insertOutboxRows } from '../../store/postgres/fact-outbox.ts';
-import { asSql } from '../../store/postgres/pool.ts';
+import { asSql, beginPipelined, type Tx } from '../../store/postgres/pool.ts';
 import type { Project } from '../../store/postgres/projects.ts';
 import { queueDeliveries } from '../deliveries/queue-deliveries.ts';
 import { recordSkanActivity } from '../skan/record-skan-activity.ts';
@@ -59,7 +59,8 @@ export async function captureEvent(
   const now = deps.now();
   const factId = input.eventId ?? `ev_${randomCode(20)}`;
   const row = eventRow(project, user, input, factId, now);
-  return deps.sql.begin(async (txh): Promise<CaptureOutcome> => {
+  const needs = senderNeeds(user);
+  const store = async (txh: Tx): Promise<CaptureOutcome> => {
     const tx = asSql(txh);
     if (input.eventId !== null && !(await insertSeenEventId(tx, project.id, input.eventId))) {
       return 'duplicate';
@@ -79,7 +80,6 @@ export async function captureEvent(
     });
     // SKAN values and uninstall state belong to the device that sent it (server-side: the user's install).
     const sender = input.installInstanceId ?? user.installInstanceId;
-    const needs = senderNeeds(user);
     if (needs.skan) {
       await recordSkanActivity(
         tx,
@@ -93,5 +93,9 @@ export async function captureEvent(
       await undoUninstall(tx, project, sender, now);
     }
     return 'stored';
-  });
+  };
+  // SKAN counters are read, re-evaluated and written back, so only a body without them may share a
+  // pipeline with other requests' bodies (the claim, outbox, delivery and undo rows are single
+  // atomic statements).
+  return needs.skan ? deps.sql.begin(store) : beginPipelined(deps.sql, store);
 }

@@ -7,7 +7,7 @@ import type { Deps } from '../../deps.ts';
 import { randomCode } from '../../lib/ids.ts';
 import { insertOutboxRows } from '../../store/postgres/fact-outbox.ts';
 import { insertPayment } from '../../store/postgres/payments.ts';
-import { asSql } from '../../store/postgres/pool.ts';
+import { asSql, beginPipelined, type Tx } from '../../store/postgres/pool.ts';
 import type { Project } from '../../store/postgres/projects.ts';
 import { queueDeliveries } from '../deliveries/queue-deliveries.ts';
 import { recordSkanActivity } from '../skan/record-skan-activity.ts';
@@ -66,7 +66,9 @@ export async function capturePayment(
   }
   const now = deps.now();
   const factId = `pay_${randomCode(20)}`;
-  return deps.sql.begin(async (txh): Promise<CaptureOutcome> => {
+  const needs = senderNeeds(user);
+  const skan = needs.skan && isSkanRevenue(input.type, input.status);
+  const store = async (txh: Tx): Promise<CaptureOutcome> => {
     const tx = asSql(txh);
     const inserted = await insertPayment(tx, {
       projectId: project.id,
@@ -116,13 +118,14 @@ export async function capturePayment(
       });
     }
     const sender = input.installInstanceId ?? user.installInstanceId;
-    const needs = senderNeeds(user);
-    if (needs.skan && isSkanRevenue(input.type, input.status)) {
+    if (skan) {
       await recordSkanActivity(tx, project.id, sender, { kind: 'revenue', name: '', amount: input.amount }, now);
     }
     if (needs.undoUninstall) {
       await undoUninstall(tx, project, sender, now);
     }
     return 'stored';
-  });
+  };
+  // As in capture-event: only a body without SKAN's read-and-write-back may share a pipeline.
+  return skan ? deps.sql.begin(store) : beginPipelined(deps.sql, store);
 }

@@ -8,7 +8,7 @@ import { formatChTime, localDay } from '../../lib/time.ts';
 import { enqueueAttribution } from '../../queue/enqueue.ts';
 import { insertOutboxRows } from '../../store/postgres/fact-outbox.ts';
 import { upsertInstall } from '../../store/postgres/installs.ts';
-import { asSql } from '../../store/postgres/pool.ts';
+import { asSql, beginPipelined } from '../../store/postgres/pool.ts';
 import type { Project } from '../../store/postgres/projects.ts';
 import { undoUninstall } from '../uninstalls/undo-uninstall.ts';
 import { readDeviceSignals } from './device-signals.ts';
@@ -38,7 +38,9 @@ export async function registerInstall(
   const signals = readDeviceSignals(input.platform, input.deviceData);
   const processingId = processingIdFor(project.id, input.installInstanceId);
   const now = deps.now();
-  const { created, install } = await deps.sql.begin(async (txh) => {
+  // The upsert, the outbox row and the undo are each one atomic statement: the body may share a
+  // pipeline with other requests' bodies (pool.ts beginPipelined).
+  const { created, install } = await beginPipelined(deps.sql, async (txh) => {
     const tx = asSql(txh);
     const result = await upsertInstall(tx, {
       projectId: project.id,

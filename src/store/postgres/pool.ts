@@ -3,6 +3,8 @@
 import postgres from 'postgres';
 
 export type Sql = postgres.Sql;
+/** The handle a transaction body gets. */
+export type Tx = postgres.TransactionSql;
 
 export function createPool(url: string, max: number): Sql {
   const sql = postgres(url, {
@@ -15,8 +17,27 @@ export function createPool(url: string, max: number): Sql {
     transform: { undefined: null },
   });
   // Half the pool commits groups; the rest serves plain queries (lookups outside transactions).
-  sql.begin = beginWithGroupCommit(sql, Math.max(1, Math.floor(max / 2)));
+  const group = groupCommit(sql, Math.max(1, Math.floor(max / 2)));
+  sql.begin = group.begin;
+  pipelinedRunners.set(sql, group.pipelined);
   return sql;
+}
+
+type PipelinedRunner = <T>(body: (tx: postgres.TransactionSql) => Promise<T>) => Promise<T>;
+const pipelinedRunners = new WeakMap<object, PipelinedRunner>();
+
+/**
+ * sql.begin for a body whose statements are each atomic on their own (INSERT … ON CONFLICT, an
+ * upsert, a plain insert), so it may interleave with other such bodies in one transaction. The
+ * group commit then runs those bodies at once on its connection: their statements travel in one
+ * pipeline (a few socket writes and Postgres wake-ups per group instead of one per statement, which
+ * is what a request cost here). A body that reads a row and writes it back from what it read (a
+ * counter, a state machine) must use sql.begin: two such bodies in one pipeline would both see the
+ * old row. On a pool not made by createPool, it is plain sql.begin.
+ */
+export function beginPipelined<T>(sql: Sql, body: (tx: postgres.TransactionSql) => Promise<T>): Promise<T> {
+  const run = pipelinedRunners.get(sql);
+  return run ? run(body) : (sql.begin(body) as Promise<T>);
 }
 
 type TransactionBody = (tx: postgres.TransactionSql) => unknown;
@@ -58,13 +79,42 @@ async function runAlone(sql: postgres.Sql, options: string, body: TransactionBod
   }
 }
 
-type Waiting = { body: TransactionBody; resolve: (v: unknown) => void; reject: (err: unknown) => void };
+type Waiting = {
+  body: TransactionBody;
+  /** Declared independent (beginPipelined): runs at once with the group's other such bodies. */
+  pipelined: boolean;
+  resolve: (v: unknown) => void;
+  reject: (err: unknown) => void;
+};
+
+/**
+ * Runs a group's bodies in one open transaction: the pipelined ones together, then the others one
+ * after another. Throws the first body's error once every body has settled, so nothing is still
+ * in flight on the connection when the caller rolls back.
+ */
+async function runGroupBodies(conn: postgres.ReservedSql, group: Waiting[]): Promise<unknown[]> {
+  const results: unknown[] = new Array(group.length);
+  const piped = group.flatMap((w, i) => (w.pipelined ? [i] : []));
+  const settled = await Promise.allSettled(piped.map((i) => runBody(conn, (group[i] as Waiting).body)));
+  for (const [k, r] of settled.entries()) {
+    if (r.status === 'rejected') {
+      throw r.reason;
+    }
+    results[piped[k] as number] = r.value;
+  }
+  for (const [i, w] of group.entries()) {
+    if (!w.pipelined) {
+      results[i] = await runBody(conn, w.body);
+    }
+  }
+  return results;
+}
 
 /** Bodies committed together at most; a bigger group makes its first request wait longer. */
 const MAX_GROUP = 48;
 
 /**
- * sql.begin with group commit. Every commit waits for a WAL flush (~2 ms on our disks), so one
+ * sql.begin (and beginPipelined) with group commit. Every commit waits for a WAL flush (~2 ms on our disks), so one
  * transaction per request capped ingest near 500 requests/s whatever the CPU. Bodies that arrive
  * while the lanes are busy are run one after another inside ONE transaction and committed together:
  * one flush for the group, and each caller resumes only after that commit, so a 2xx still means
@@ -74,7 +124,7 @@ const MAX_GROUP = 48;
  * Bodies must touch only the transaction handle (no other I/O), as with any sql.begin.
  * Transactions with options (isolation levels) always run alone.
  */
-function beginWithGroupCommit(sql: postgres.Sql, lanes: number): postgres.Sql['begin'] {
+function groupCommit(sql: postgres.Sql, lanes: number): { begin: postgres.Sql['begin']; pipelined: PipelinedRunner } {
   const waiting: Waiting[] = [];
   let busy = 0;
 
@@ -86,13 +136,11 @@ function beginWithGroupCommit(sql: postgres.Sql, lanes: number): postgres.Sql['b
       return;
     }
     let conn: postgres.ReservedSql | undefined;
-    const results: unknown[] = [];
+    let results: unknown[];
     try {
       conn = await sql.reserve();
       await conn.unsafe('BEGIN');
-      for (const w of group) {
-        results.push(await runBody(conn, w.body));
-      }
+      results = await runGroupBodies(conn, group);
     } catch (err) {
       if (conn && !connectionLost(err)) {
         await conn`ROLLBACK`.catch(() => {});
@@ -128,16 +176,22 @@ function beginWithGroupCommit(sql: postgres.Sql, lanes: number): postgres.Sql['b
     }
   };
 
-  return ((a: string | TransactionBody, b?: TransactionBody) => {
+  const enqueue = (body: TransactionBody, pipelined: boolean) =>
+    new Promise((resolve, reject) => {
+      waiting.push({ body, pipelined, resolve, reject });
+      pump();
+    });
+
+  const begin = ((a: string | TransactionBody, b?: TransactionBody) => {
     const [options, body] = typeof a === 'string' ? [a, b as TransactionBody] : ['', a];
     if (options.trim() !== '') {
       return runAlone(sql, options, body);
     }
-    return new Promise((resolve, reject) => {
-      waiting.push({ body, resolve: resolve as (v: unknown) => void, reject });
-      pump();
-    });
+    return enqueue(body, false);
   }) as postgres.Sql['begin'];
+  const pipelined = (<T>(body: (tx: postgres.TransactionSql) => Promise<T>) =>
+    enqueue(body, true) as Promise<T>) as PipelinedRunner;
+  return { begin, pipelined };
 }
 
 /** Store functions take `Sql`; a transaction handle runs the same tagged queries. */
