@@ -4,13 +4,17 @@
 // user is not stored and does not claim its event_id (a retry after trigger is stored).
 // Revenue (Rule 2): event_data.amount when it is a JSON number from 0 to 1e28; a string ("12"),
 // a negative number or 1e309 (parsed as Infinity) stays in event_data but is not revenue.
+// Events that arrive while earlier ones are being stored are stored together (lib/micro-batch.ts):
+// one transaction claims their event_ids in one statement and writes their outbox rows in another,
+// and each request is still answered with its own outcome once that transaction has committed.
 import type { Deps } from '../../deps.ts';
 import { randomCode } from '../../lib/ids.ts';
+import { BatchItemsFailed, type MicroBatcher, microBatcher, settleAll } from '../../lib/micro-batch.ts';
 import { revenueAmount } from '../../lib/money.ts';
 import { formatChTime, localDay } from '../../lib/time.ts';
-import { insertSeenEventId } from '../../store/postgres/events.ts';
+import { insertSeenEventIds, seenEventKey } from '../../store/postgres/events.ts';
 import { insertOutboxRows } from '../../store/postgres/fact-outbox.ts';
-import { asSql, beginPipelined, type Tx } from '../../store/postgres/pool.ts';
+import { asSql, beginPipelined, type Sql, type Tx } from '../../store/postgres/pool.ts';
 import type { Project } from '../../store/postgres/projects.ts';
 import { queueDeliveries } from '../deliveries/queue-deliveries.ts';
 import { recordSkanActivity } from '../skan/record-skan-activity.ts';
@@ -47,6 +51,93 @@ function eventRow(project: Project, user: RegisteredUser, input: CaptureEventInp
   };
 }
 
+type PendingEvent = {
+  project: Project;
+  input: CaptureEventInput;
+  user: RegisteredUser;
+  factId: string;
+  row: ReturnType<typeof eventRow>;
+  now: number;
+};
+
+/** Claims the batch's event_ids (the first of a repeated id in the batch wins), stores the rest. */
+async function storeEvents(tx: Sql, items: PendingEvent[]): Promise<CaptureOutcome[]> {
+  const asked = items.flatMap((e) =>
+    e.input.eventId === null ? [] : [{ projectId: e.project.id, eventId: e.input.eventId }],
+  );
+  const claimed = await insertSeenEventIds(tx, asked);
+  const outcomes = items.map((e): CaptureOutcome => {
+    if (e.input.eventId === null) {
+      return 'stored';
+    }
+    // delete: a second event with the same id in this batch finds the claim taken
+    return claimed.delete(seenEventKey(e.project.id, e.input.eventId)) ? 'stored' : 'duplicate';
+  });
+  const stored = items.filter((_, i) => outcomes[i] === 'stored');
+  await insertOutboxRows(
+    tx,
+    stored.map((e) => ({
+      table: 'events',
+      factId: e.factId,
+      projectId: e.project.id,
+      row: e.row,
+      enrichInstall: e.user.installInstanceId,
+    })),
+  );
+  await settleAll(
+    stored.map((e) =>
+      queueDeliveries(tx, {
+        kind: 'event',
+        projectId: e.project.id,
+        installInstanceId: e.user.installInstanceId,
+        userId: e.user.userId,
+        occurredAtMs: e.now,
+        factId: e.factId,
+        eventName: e.input.eventName,
+        eventData: e.input.eventData,
+      }),
+    ),
+  );
+  // SKAN values and uninstall state belong to the device that sent it (server-side: the user's
+  // install). SKAN counters are read and written back, so these run one after another.
+  for (const e of stored) {
+    const sender = e.input.installInstanceId ?? e.user.installInstanceId;
+    const needs = senderNeeds(e.user);
+    if (needs.skan) {
+      const activity = { kind: 'event' as const, name: e.input.eventName, amount: e.row.amount };
+      await recordSkanActivity(tx, e.project.id, sender, activity, e.now);
+    }
+    if (needs.undoUninstall) {
+      await undoUninstall(tx, e.project, sender, e.now);
+    }
+  }
+  return outcomes;
+}
+
+/** One transaction for the batch; a failure inside it (not at COMMIT) re-runs each event alone. */
+function storeEventBatch(sql: Sql, items: PendingEvent[]): Promise<CaptureOutcome[]> {
+  const work = async (txh: Tx) => {
+    try {
+      return await storeEvents(asSql(txh), items);
+    } catch (err) {
+      throw items.length > 1 ? new BatchItemsFailed(err) : err;
+    }
+  };
+  // Only a batch without SKAN's read-and-write-back may share a pipeline with other bodies.
+  return items.some((e) => senderNeeds(e.user).skan) ? sql.begin(work) : beginPipelined(sql, work);
+}
+
+/** Batches of up to 200 events, two in flight, per pool (one pool per process). */
+const batchers = new WeakMap<Sql, MicroBatcher<PendingEvent, CaptureOutcome>>();
+function eventBatcher(sql: Sql): MicroBatcher<PendingEvent, CaptureOutcome> {
+  let b = batchers.get(sql);
+  if (!b) {
+    b = microBatcher({ lanes: 2, maxItems: 200, run: (items) => storeEventBatch(sql, items) });
+    batchers.set(sql, b);
+  }
+  return b;
+}
+
 export async function captureEvent(
   deps: Pick<Deps, 'sql' | 'now'>,
   project: Project,
@@ -59,43 +150,5 @@ export async function captureEvent(
   const now = deps.now();
   const factId = input.eventId ?? `ev_${randomCode(20)}`;
   const row = eventRow(project, user, input, factId, now);
-  const needs = senderNeeds(user);
-  const store = async (txh: Tx): Promise<CaptureOutcome> => {
-    const tx = asSql(txh);
-    if (input.eventId !== null && !(await insertSeenEventId(tx, project.id, input.eventId))) {
-      return 'duplicate';
-    }
-    await insertOutboxRows(tx, [
-      { table: 'events', factId, projectId: project.id, row, enrichInstall: user.installInstanceId },
-    ]);
-    await queueDeliveries(tx, {
-      kind: 'event',
-      projectId: project.id,
-      installInstanceId: user.installInstanceId,
-      userId: user.userId,
-      occurredAtMs: now,
-      factId,
-      eventName: input.eventName,
-      eventData: input.eventData,
-    });
-    // SKAN values and uninstall state belong to the device that sent it (server-side: the user's install).
-    const sender = input.installInstanceId ?? user.installInstanceId;
-    if (needs.skan) {
-      await recordSkanActivity(
-        tx,
-        project.id,
-        sender,
-        { kind: 'event', name: input.eventName, amount: row.amount },
-        now,
-      );
-    }
-    if (needs.undoUninstall) {
-      await undoUninstall(tx, project, sender, now);
-    }
-    return 'stored';
-  };
-  // SKAN counters are read, re-evaluated and written back, so only a body without them may share a
-  // pipeline with other requests' bodies (the claim, outbox, delivery and undo rows are single
-  // atomic statements).
-  return needs.skan ? deps.sql.begin(store) : beginPipelined(deps.sql, store);
+  return eventBatcher(deps.sql)({ project, input, user, factId, row, now });
 }

@@ -2,9 +2,23 @@
 // The events themselves are facts: they go to the outbox, never to a Postgres table.
 import type { Sql } from './pool.ts';
 
-/** Records an event_id; false when the project has already seen it (the event is a repeat). */
-export async function insertSeenEventId(sql: Sql, projectId: string, eventId: string): Promise<boolean> {
-  const rows = await sql`INSERT INTO seen_event_ids (project_id, event_id) VALUES (${projectId}, ${eventId})
-    ON CONFLICT (project_id, event_id) DO NOTHING RETURNING 1`;
-  return rows.length === 1;
+/** The key insertSeenEventIds answers with. */
+export const seenEventKey = (projectId: string, eventId: string): string => `${projectId}\n${eventId}`;
+
+/**
+ * Records event_ids in one statement; answers the keys (seenEventKey) of those the project had not
+ * seen, i.e. the events to store. An id given twice is recorded once and answered once.
+ */
+export async function insertSeenEventIds(
+  sql: Sql,
+  ids: { projectId: string; eventId: string }[],
+): Promise<Set<string>> {
+  if (ids.length === 0) {
+    return new Set();
+  }
+  const rows = await sql<{ project_id: string; event_id: string }[]>`
+    INSERT INTO seen_event_ids (project_id, event_id)
+    SELECT p::uuid, e FROM unnest(${ids.map((i) => i.projectId)}::text[], ${ids.map((i) => i.eventId)}::text[]) AS x (p, e)
+    ON CONFLICT (project_id, event_id) DO NOTHING RETURNING project_id::text, event_id`;
+  return new Set(rows.map((r) => seenEventKey(r.project_id, r.event_id)));
 }

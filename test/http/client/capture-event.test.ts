@@ -5,6 +5,7 @@
 // are stored exactly as sent.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { captureEvent } from '../../../src/domain/events/capture-event.ts';
 import {
   attribute,
   attributedInstall,
@@ -301,6 +302,60 @@ describe('200 duplicate event_id', () => {
 
     expect((await capture(a.p, a.iid, { event_name: 'e', event_id: 'same' })).json()).toEqual(STORED);
     expect((await capture(b.p, b.iid, { event_name: 'e', event_id: 'same' })).json()).toEqual(STORED);
+  });
+});
+
+describe('200 stored in batches', () => {
+  // Events arriving while others are being stored share one transaction (lib/micro-batch.ts).
+  it('when 60 events of two projects arrive at once with the same event_ids, then each project stores each id once', async () => {
+    const { deps } = h();
+    const a = await registered('batch-a');
+    const b = await registered('batch-b');
+
+    const sends = [a, b].flatMap(({ p, iid }) =>
+      Array.from({ length: 30 }, (_, i) => capture(p, iid, { event_name: 'batched', event_id: `b-${i % 15}` })),
+    );
+    const answers = (await Promise.all(sends)).map((r) => r.json().data.message);
+
+    for (const side of [answers.slice(0, 30), answers.slice(30)]) {
+      expect(side.filter((m) => m === STORED.msg)).toHaveLength(15);
+      expect(side.filter((m) => m === DUPLICATE.msg)).toHaveLength(15);
+    }
+    await flushFacts(h());
+    for (const { p } of [a, b]) {
+      const ids = (await eventFacts(deps, p)).map((e) => e.event_id).sort();
+      expect(ids).toEqual(Array.from({ length: 15 }, (_, i) => `b-${i}`).sort());
+    }
+  });
+
+  it('when one event of a batch is refused by Postgres, then it alone fails and the others are stored', async () => {
+    // The parser drops NUL (jsonb refuses it); calling the domain directly gets one past it.
+    const { deps } = h();
+    const { p, iid } = await registered('batch-bad');
+    const input = (name: string, eventData: Record<string, unknown>) => ({
+      installInstanceId: iid,
+      platform: 'ANDROID',
+      userId: null,
+      eventName: name,
+      eventData,
+      eventId: null,
+    });
+
+    const settled = await Promise.allSettled(
+      Array.from({ length: 20 }, (_, i) =>
+        captureEvent(deps, p.project, input(i === 7 ? 'nul \u0000 name' : `ok-${i}`, { i })),
+      ),
+    );
+
+    expect(settled.filter((s) => s.status === 'rejected')).toHaveLength(1);
+    expect(settled[7]?.status).toBe('rejected');
+    await flushFacts(h());
+    const names = (await eventFacts(deps, p)).map((e) => e.event_name).sort();
+    expect(names).toEqual(
+      Array.from({ length: 20 }, (_, i) => `ok-${i}`)
+        .filter((n) => n !== 'ok-7')
+        .sort(),
+    );
   });
 });
 
