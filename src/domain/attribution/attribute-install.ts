@@ -7,12 +7,12 @@ import type { Deps } from '../../deps.ts';
 import { randomCode } from '../../lib/ids.ts';
 import { formatChTime, localDay } from '../../lib/time.ts';
 import type { AttributeInstallPayload } from '../../queue/payloads.ts';
-import { findAttributionSettings } from '../../store/postgres/attribution-settings.ts';
+import { findAttributionSettingsCached } from '../../store/postgres/attribution-settings.ts';
 import { findCampaignById } from '../../store/postgres/campaigns.ts';
-import { insertOutboxRows } from '../../store/postgres/fact-outbox.ts';
+import { insertOutboxRows, wakeRestingRows } from '../../store/postgres/fact-outbox.ts';
 import { findInstall, type InstallRecord, saveInstallDecision } from '../../store/postgres/installs.ts';
-import { asSql } from '../../store/postgres/pool.ts';
-import { findProjectById, type Project } from '../../store/postgres/projects.ts';
+import { asSql, beginPipelined } from '../../store/postgres/pool.ts';
+import { findProjectByIdCached, type Project } from '../../store/postgres/projects.ts';
 import { queueDeliveries } from '../deliveries/queue-deliveries.ts';
 import { decideAttribution } from './decide-attribution.ts';
 import { gatherCandidates } from './gather-candidates.ts';
@@ -83,11 +83,11 @@ export async function attributeInstall(
   if (!install || install.attributionStatus === 'decided') {
     return undefined;
   }
-  const project = await findProjectById(deps.sql, job.projectId);
+  const project = await findProjectByIdCached(deps.sql, job.projectId);
   if (!project) {
     return undefined;
   }
-  const cfg = attributionSettings(await findAttributionSettings(deps.sql, project.id));
+  const cfg = attributionSettings(await findAttributionSettingsCached(deps.sql, project.id));
   const { signals, candidates } = await gatherCandidates(deps, install, cfg).catch((err: unknown) => {
     throw err instanceof NetworkUnavailableError ? new RetryLaterError(err.message) : err;
   });
@@ -101,8 +101,9 @@ export async function attributeInstall(
   const decisionId = `ad_${randomCode(20)}`;
   const row = decisionRow(project, install, decision, decisionId, deps.now());
   // Two runs racing on one install both decide, but only the one whose save wins records a fact
-  // and returns the decision; the other is a no-op, as after a decision.
-  const saved = await deps.sql.begin(async (txh) => {
+  // and returns the decision; the other is a no-op, as after a decision. The save is one atomic
+  // UPDATE … WHERE pending, so the body may share a pipeline with other bodies (beginPipelined).
+  const saved = await beginPipelined(deps.sql, async (txh) => {
     const tx = asSql(txh);
     const won = await saveInstallDecision(tx, project.id, install.installInstanceId, {
       decisionId,
@@ -122,6 +123,8 @@ export async function attributeInstall(
     });
     if (won) {
       await insertOutboxRows(tx, [{ table: 'attributions', factId: decisionId, projectId: project.id, row }]);
+      // Facts of this install that waited for the decision go out on the writer's next tick.
+      await wakeRestingRows(tx, project.id, install.installInstanceId);
       // The install webhook fires once the install's attribution is known.
       await queueDeliveries(tx, {
         kind: 'install',

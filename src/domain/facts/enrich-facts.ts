@@ -1,10 +1,11 @@
 // Adds the install's attribution to facts tied to an install (sign-ups, events, payments) when the
 // writer moves them, so every row carries the campaign / ad set / creative / keyword and network
 // it belongs to and materialized views never join. A fact whose install is still being attributed
-// waits (released back to the outbox) for up to ATTRIBUTION_WAIT_MS, then goes out as organic.
+// waits (released back to the outbox, where it rests a while; see releaseRows) for up to
+// ATTRIBUTION_WAIT_MS, then goes out as organic.
 import type { Deps } from '../../deps.ts';
 import { formatChTime, localDay } from '../../lib/time.ts';
-import { findAttributionSettings } from '../../store/postgres/attribution-settings.ts';
+import { findAttributionSettingsCached } from '../../store/postgres/attribution-settings.ts';
 import type { ClaimedRow } from '../../store/postgres/fact-outbox.ts';
 import { findInstallAttributions, type InstallAttribution } from '../../store/postgres/installs.ts';
 import { attributionSettings } from '../attribution/settings.ts';
@@ -89,7 +90,7 @@ export async function enrichFacts(
   for (const [projectId, ids] of byProject) {
     const [attribution, settings] = await Promise.all([
       findInstallAttributions(deps.sql, projectId, [...ids]),
-      findAttributionSettings(deps.sql, projectId),
+      findAttributionSettingsCached(deps.sql, projectId),
     ]);
     found.set(projectId, { attribution, reattributionMs: attributionSettings(settings).reattributionWindowMs });
   }

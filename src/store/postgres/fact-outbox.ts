@@ -47,7 +47,7 @@ const toClaimed = (r: Claimed): ClaimedRow => ({
   createdAt: r.created_at,
 });
 
-/** Claims up to `limit` pending rows of a table as one new batch, oldest first. */
+/** Claims up to `limit` pending rows of a table as one new batch, oldest first (resting rows skipped). */
 export async function claimBatch(
   sql: Sql,
   table: string,
@@ -58,6 +58,7 @@ export async function claimBatch(
     UPDATE fact_outbox SET batch_id = ${id}, claimed_at = now()
     WHERE seq IN (
       SELECT seq FROM fact_outbox WHERE fact_table = ${table} AND batch_id IS NULL
+        AND (not_before IS NULL OR not_before <= now())
       ORDER BY seq LIMIT ${limit} FOR UPDATE SKIP LOCKED)
     RETURNING seq::text, fact_id, project_id, row, enrich_install, created_at`;
   if (rows.length === 0) {
@@ -116,11 +117,23 @@ export async function insertRetryBatch(sql: Sql, table: string, rows: OutboxRow[
   return id;
 }
 
-/** Gives rows back to the queue (their install's attribution is not decided yet). */
+/**
+ * Gives rows back to the queue (their install's attribution is not decided yet). They rest a
+ * quarter of their age, between 1 and 30 s, before a claim takes them again (wakeRestingRows ends
+ * that early), so waiting rows are not claimed and given back on every tick.
+ */
 export async function releaseRows(sql: Sql, seqs: string[]): Promise<void> {
   if (seqs.length > 0) {
-    await sql`UPDATE fact_outbox SET batch_id = NULL, claimed_at = NULL WHERE seq = ANY(${seqs}::bigint[])`;
+    await sql`UPDATE fact_outbox SET batch_id = NULL, claimed_at = NULL,
+      not_before = now() + LEAST(interval '30 seconds', GREATEST(interval '1 second', (now() - created_at) / 4))
+      WHERE seq = ANY(${seqs}::bigint[])`;
   }
+}
+
+/** The install's attribution is decided: its resting rows may be claimed at once. */
+export async function wakeRestingRows(sql: Sql, projectId: string, installInstanceId: string): Promise<void> {
+  await sql`UPDATE fact_outbox SET not_before = NULL
+    WHERE project_id = ${projectId} AND enrich_install = ${installInstanceId} AND not_before IS NOT NULL`;
 }
 
 export async function deleteBatch(sql: Sql, batchId: string): Promise<void> {

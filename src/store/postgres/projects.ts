@@ -102,13 +102,20 @@ export async function findProjectByToken(sql: Sql, token: string): Promise<Proje
 // Every client request starts by finding its project by token (a tenth of the ingest's Postgres
 // round trips). Unknown tokens are not kept, so junk tokens cannot fill the cache.
 const byToken = lookupCache<Project | undefined>((p) => p !== undefined);
+const byId = lookupCache<Project | undefined>((p) => p !== undefined);
 
 export function findProjectByTokenCached(sql: Sql, token: string): Promise<Project | undefined> {
   return byToken.get(token, () => findProjectByToken(sql, token));
 }
 
+/** findProjectById through the lookup cache (the attribution job reads it for every install). */
+export function findProjectByIdCached(sql: Sql, id: string): Promise<Project | undefined> {
+  return byId.get(id, () => findProjectById(sql, id));
+}
+
 export function forgetCachedProject(projectId: string): void {
   byToken.forget((p) => p?.id === projectId);
+  byId.forgetKey(projectId);
 }
 
 export async function updateProjectBilling(
@@ -118,4 +125,5 @@ export async function updateProjectBilling(
   paymentLink: string | null,
 ): Promise<void> {
   await sql`UPDATE projects SET billing_suspended = ${suspended}, payment_link = ${paymentLink} WHERE id = ${projectId}`;
+  forgetCachedProject(projectId);
 }
