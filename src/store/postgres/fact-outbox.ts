@@ -130,10 +130,16 @@ export async function releaseRows(sql: Sql, seqs: string[]): Promise<void> {
   }
 }
 
-/** The install's attribution is decided: its resting rows may be claimed at once. */
+/**
+ * The install's attribution is decided: its resting rows may be claimed at once. Rows a writer is
+ * claiming or giving back right now are skipped rather than waited for (that wait held up the
+ * decision's whole commit group); such a row goes out when its rest ends (at most 30 s).
+ */
 export async function wakeRestingRows(sql: Sql, projectId: string, installInstanceId: string): Promise<void> {
-  await sql`UPDATE fact_outbox SET not_before = NULL
-    WHERE project_id = ${projectId} AND enrich_install = ${installInstanceId} AND not_before IS NOT NULL`;
+  await sql`UPDATE fact_outbox SET not_before = NULL WHERE seq IN (
+    SELECT seq FROM fact_outbox
+    WHERE project_id = ${projectId} AND enrich_install = ${installInstanceId} AND not_before IS NOT NULL
+    FOR UPDATE SKIP LOCKED)`;
 }
 
 export async function deleteBatch(sql: Sql, batchId: string): Promise<void> {
