@@ -12,7 +12,8 @@ import { randomCode } from '../../lib/ids.ts';
 import { formatChTime, localDay } from '../../lib/time.ts';
 import { findCampaignById } from '../../store/postgres/campaigns.ts';
 import { insertOutboxRows } from '../../store/postgres/fact-outbox.ts';
-import { asSql } from '../../store/postgres/pool.ts';
+import { findInstallPlatform } from '../../store/postgres/installs.ts';
+import { asSql, beginPipelined, type Tx } from '../../store/postgres/pool.ts';
 import type { Project } from '../../store/postgres/projects.ts';
 import { tieInstallToUser, upsertAppUser } from '../../store/postgres/users.ts';
 import { queueDeliveries } from '../deliveries/queue-deliveries.ts';
@@ -47,7 +48,14 @@ export async function registerUser(
   input: RegisterUserInput,
 ): Promise<TriggerAnswer> {
   const now = deps.now();
-  const { install, created } = await deps.sql.begin(async (txh) => {
+  // An iOS install's sign-up moves its SKAN counters (read, re-evaluated, written back), so only a
+  // body for another platform may share a pipeline with other requests' bodies.
+  const platform = await findInstallPlatform(deps.sql, project.id, input.installInstanceId);
+  if (platform === undefined) {
+    // Refused before the transaction: a body that throws makes its whole commit group re-run alone.
+    throw new ApiError(400, MSG.installNotFound);
+  }
+  const register = async (txh: Tx) => {
     const tx = asSql(txh);
     const tied = await tieInstallToUser(tx, project.id, input.installInstanceId, input.userId);
     if (!tied) {
@@ -97,7 +105,10 @@ export async function registerUser(
       });
     }
     return { install: tied, created: user.created };
-  });
+  };
+  const { install, created } = await (platform === 'IOS'
+    ? deps.sql.begin(register)
+    : beginPipelined(deps.sql, register));
   const campaign =
     install.attributionStatus === 'decided' && install.campaignId
       ? await findCampaignById(deps.sql, project.id, install.campaignId)
