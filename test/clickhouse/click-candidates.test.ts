@@ -1,0 +1,59 @@
+// Candidate clicks for attribution (store/clickhouse/clicks.ts): the newest 200 clicks of an IP or
+// match key inside the window, each once, newest first, with their details from `clicks`. The
+// lookup goes through clicks_by_ip / clicks_by_key and reads `clicks` by its sorting key.
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { CH_MIGRATIONS } from '../../src/lib/paths.ts';
+import { findClicksByIp, findClicksByKey } from '../../src/store/clickhouse/clicks.ts';
+import type { ClickHouseClient } from '../../src/store/clickhouse/client.ts';
+import { migrateClickHouse } from '../../src/store/clickhouse/migrate.ts';
+import { testClickHouse } from '../support/harness.ts';
+
+let ch: ClickHouseClient;
+beforeAll(async () => {
+  ch = await testClickHouse();
+  await migrateClickHouse(ch, CH_MIGRATIONS);
+});
+
+const NOW = Date.UTC(2026, 10, 20, 12, 0, 0);
+
+/** `n` clicks one second apart ending at NOW, over two days (so toDate(ts) differs), one IP and ad id. */
+async function clicks(projectId: string, n: number): Promise<void> {
+  await ch.command({
+    query: `INSERT INTO clicks (project_id, campaign_id, click_id, ts, ip, ad_id)
+      SELECT {p:String}, 7 + number % 2, concat('ck', leftPad(toString(number), 4, '0')),
+        fromUnixTimestamp64Milli({now:Int64}) - toIntervalSecond(number * 200), '10.9.9.9', 'gaid-1'
+      FROM numbers({n:UInt32})`,
+    query_params: { p: projectId, now: NOW, n },
+    // Two such inserts differ only in a bound parameter; without a token of its own the engine
+    // takes the second for a repeat of the first and drops it.
+    clickhouse_settings: { insert_deduplication_token: `candidates-${projectId}` },
+  });
+}
+
+describe('candidate clicks', () => {
+  it('when 250 clicks share an IP and an ad id over two days, then each lookup answers the newest 200, newest first', async () => {
+    const p = randomUUID();
+    await clicks(p, 250);
+    const w = { projectId: p, fromMs: NOW - 3 * 86_400_000, toMs: NOW + 3_600_000 };
+
+    const byIp = await findClicksByIp(ch, w, '10.9.9.9');
+    const byKey = await findClicksByKey(ch, w, 'a:gaid-1');
+
+    const newest = Array.from({ length: 200 }, (_, i) => `ck${String(i).padStart(4, '0')}`);
+    expect(byIp.map((c) => c.clickId)).toEqual(newest);
+    expect(byKey.map((c) => c.clickId)).toEqual(newest);
+    expect(byIp[0]).toMatchObject({ ts: NOW, campaignId: 7 });
+    expect(byIp[199]).toMatchObject({ ts: NOW - 199 * 200_000, campaignId: 8 });
+  });
+
+  it('when clicks fall outside the window or belong to another project, then they are not candidates', async () => {
+    const p = randomUUID();
+    await clicks(p, 10);
+    await clicks(randomUUID(), 10);
+
+    const found = await findClicksByIp(ch, { projectId: p, fromMs: NOW - 1_000_000, toMs: NOW }, '10.9.9.9');
+
+    expect(found.map((c) => c.clickId)).toEqual(['ck0000', 'ck0001', 'ck0002', 'ck0003', 'ck0004', 'ck0005']);
+  });
+});
