@@ -114,9 +114,10 @@ async function runGroupBodies(conn: postgres.ReservedSql, group: Waiting[]): Pro
 const MAX_GROUP = 48;
 
 /**
- * sql.begin (and beginPipelined) with group commit. Every commit waits for a WAL flush (~2 ms on our disks), so one
- * transaction per request capped ingest near 500 requests/s whatever the CPU. Bodies that arrive
- * while the lanes are busy are run one after another inside ONE transaction and committed together:
+ * sql.begin (and beginPipelined) with group commit. Every commit waits for a WAL flush (~2 ms on
+ * our disks), so one transaction per request capped ingest near 500 requests/s whatever the CPU.
+ * Bodies that arrive while the lanes are busy run inside ONE transaction (sql.begin bodies one
+ * after another, beginPipelined bodies at once, see runGroupBodies) and are committed together:
  * one flush for the group, and each caller resumes only after that commit, so a 2xx still means
  * durable. If a body throws, the group rolls back and each body re-runs alone in its own transaction
  * (their effects were discarded, so re-running is safe), which keeps one body's failure its own. A
