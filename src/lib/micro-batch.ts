@@ -78,11 +78,15 @@ export function microBatcher<I, O>(opts: MicroBatchOptions<I, O>): MicroBatcher<
     });
 }
 
-/** Awaits every promise, then throws the first rejection (nothing is left running on a handle). */
-export async function settleAll(promises: Promise<unknown>[]): Promise<void> {
+/**
+ * Awaits every promise, then throws the first rejection (nothing is left running on a handle);
+ * answers the values in order.
+ */
+export async function settleAll<T>(promises: Promise<T>[]): Promise<T[]> {
   const settled = await Promise.allSettled(promises);
   const failed = settled.find((s) => s.status === 'rejected');
   if (failed) {
     throw (failed as PromiseRejectedResult).reason;
   }
+  return settled.map((s) => (s as PromiseFulfilledResult<T>).value);
 }

@@ -1,6 +1,7 @@
 // One postgres.js pool per process. Connections are lazy; a dropped connection is re-opened on the
 // next query, so a Postgres restart costs failed requests, never a process exit.
 import postgres from 'postgres';
+import { settleAll } from '../../lib/micro-batch.ts';
 
 export type Sql = postgres.Sql;
 /** The handle a transaction body gets. */
@@ -95,12 +96,9 @@ type Waiting = {
 async function runGroupBodies(conn: postgres.ReservedSql, group: Waiting[]): Promise<unknown[]> {
   const results: unknown[] = new Array(group.length);
   const piped = group.flatMap((w, i) => (w.pipelined ? [i] : []));
-  const settled = await Promise.allSettled(piped.map((i) => runBody(conn, (group[i] as Waiting).body)));
-  for (const [k, r] of settled.entries()) {
-    if (r.status === 'rejected') {
-      throw r.reason;
-    }
-    results[piped[k] as number] = r.value;
+  const values = await settleAll(piped.map((i) => runBody(conn, (group[i] as Waiting).body)));
+  for (const [k, i] of piped.entries()) {
+    results[i] = values[k];
   }
   for (const [i, w] of group.entries()) {
     if (!w.pipelined) {
