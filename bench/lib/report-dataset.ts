@@ -19,6 +19,7 @@ import type { SeedCampaign } from './report-seed.ts';
 import { RESULTS_DIR } from './results.ts';
 import { detectMode, type RunningService, type ServiceMode, startBenchService } from './service.ts';
 import { round } from './stats.ts';
+import type { Harness } from './workload.ts';
 
 export type DatasetSize = { facts: number; campaigns: number; days: number };
 
@@ -159,12 +160,44 @@ export async function buildReportDataset(
   return { ...ds, seed: seeded, buildS };
 }
 
+/** Dataset sizes of the reporting workloads: the 10 M facts over 1,000 campaigns. */
+const FULL: DatasetSize = { facts: 10_000_000, campaigns: 1000, days: 400 };
+const QUICK: DatasetSize = { facts: 500_000, campaigns: 100, days: 400 };
+
+/**
+ * The workload's dataset, built on first use from the run seed (FULL, or QUICK with --quick) and
+ * reused by the later repetitions of the run; remove() deletes it and lets the next use rebuild it.
+ */
+export function datasetOnce(name: string): {
+  get: (h: Harness) => Promise<ReportDataset>;
+  remove: (ds: ReportDataset) => Promise<void>;
+} {
+  let dataset: Promise<ReportDataset> | undefined;
+  return {
+    get: (h) => {
+      dataset ??= buildReportDataset(
+        name,
+        h.runId,
+        h.rng('dataset').int(2 ** 31),
+        h.quick ? QUICK : FULL,
+        h.layout,
+        h.progress,
+      );
+      return dataset;
+    },
+    remove: async (ds) => {
+      await removeDataset(ds);
+      dataset = undefined;
+    },
+  };
+}
+
 /** The service again, on the dataset's directory (same project, campaigns and facts). */
 export async function startOnDataset(ds: ReportDataset, runId: string): Promise<RunningService> {
   ds.starts += 1;
   return startBenchService(ds.mode, ds.layout, logFileOf(ds, runId, ds.starts), ds.dir);
 }
 
-export async function removeDataset(ds: ReportDataset): Promise<void> {
+async function removeDataset(ds: ReportDataset): Promise<void> {
   await rm(ds.dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
 }

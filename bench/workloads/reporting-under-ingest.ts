@@ -7,14 +7,12 @@
 // alone, same run, same service. The embedded engine runs one statement at a time, so every report
 // query delays the fact writer's inserts queued behind it.
 import { fetchReport, lastDays, reportVariants } from '../lib/report-check.ts';
-import { buildReportDataset, type ReportDataset, removeDataset, startOnDataset } from '../lib/report-dataset.ts';
+import { datasetOnce, type ReportDataset, startOnDataset } from '../lib/report-dataset.ts';
 import { ANDROID_AGENTS } from '../lib/seed.ts';
 import { round, summarize } from '../lib/stats.ts';
 import type { Harness, Workload } from '../lib/workload.ts';
 import { preregister, runMix, type User } from './ingest.ts';
 
-const FULL = { facts: 10_000_000, campaigns: 1000, days: 400 };
-const QUICK = { facts: 500_000, campaigns: 100, days: 400 };
 /**
  * Fewer than `ingest`'s 50: with 50 requests queued on the service's one core, every step of a report
  * (a dozen Postgres and ClickHouse round trips) waits behind the queue and no 365-day report finished
@@ -22,19 +20,7 @@ const QUICK = { facts: 500_000, campaigns: 100, days: 400 };
  */
 const INGEST_CONNECTIONS = 8;
 
-let dataset: Promise<ReportDataset> | undefined;
-
-function datasetFor(h: Harness): Promise<ReportDataset> {
-  dataset ??= buildReportDataset(
-    'reporting-under-ingest',
-    h.runId,
-    h.rng('dataset').int(2 ** 31),
-    h.quick ? QUICK : FULL,
-    h.layout,
-    h.progress,
-  );
-  return dataset;
-}
+const dataset = datasetOnce('reporting-under-ingest');
 
 /**
  * 365-day reports one after another until stop() is called: the latencies of the answered ones and
@@ -95,7 +81,7 @@ export const workload: Workload = {
     },
   ],
   async run(h) {
-    const ds = await datasetFor(h);
+    const ds = await dataset.get(h);
     let last = false;
     try {
       const svc = await startOnDataset(ds, h.runId);
@@ -155,8 +141,7 @@ export const workload: Workload = {
       throw err;
     } finally {
       if (last) {
-        await removeDataset(ds);
-        dataset = undefined;
+        await dataset.remove(ds);
       }
     }
   },

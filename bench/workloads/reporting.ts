@@ -21,34 +21,14 @@ import {
   type ReportQuery,
   reportVariants,
 } from '../lib/report-check.ts';
-import {
-  buildReportDataset,
-  type ReportDataset,
-  removeDataset,
-  runChTask,
-  startOnDataset,
-} from '../lib/report-dataset.ts';
+import { datasetOnce, type ReportDataset, runChTask, startOnDataset } from '../lib/report-dataset.ts';
 import { RESULTS_DIR } from '../lib/results.ts';
 import { round, summarize } from '../lib/stats.ts';
 import type { Harness, Workload } from '../lib/workload.ts';
 
-const FULL = { facts: 10_000_000, campaigns: 1000, days: 400 };
-const QUICK = { facts: 500_000, campaigns: 100, days: 400 };
 const WINDOWS = [30, 365] as const;
 
-let dataset: Promise<ReportDataset> | undefined;
-
-function datasetFor(h: Harness): Promise<ReportDataset> {
-  dataset ??= buildReportDataset(
-    'reporting',
-    h.runId,
-    h.rng('dataset').int(2 ** 31),
-    h.quick ? QUICK : FULL,
-    h.layout,
-    h.progress,
-  );
-  return dataset;
-}
+const dataset = datasetOnce('reporting');
 
 /** The number check's query: the 100 campaigns with the most revenue, retargeting view (every counter shown). */
 const checkQuery = (w: { from: string; to: string }): ReportQuery => ({
@@ -125,7 +105,7 @@ export const workload: Workload = {
     },
   ],
   async run(h) {
-    const ds = await datasetFor(h);
+    const ds = await dataset.get(h);
     let done = false;
     try {
       const rng = h.rng('queries');
@@ -212,8 +192,7 @@ export const workload: Workload = {
       throw err;
     } finally {
       if (done) {
-        await removeDataset(ds);
-        dataset = undefined;
+        await dataset.remove(ds);
       }
     }
   },
