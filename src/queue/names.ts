@@ -11,8 +11,9 @@ export const QUEUES = {
 } as const;
 
 export const QUEUE_OPTIONS: Readonly<Record<string, QueueOptions>> = {
-  // Retries while an ad network's attribution API (Apple Search Ads) is briefly unavailable.
-  [QUEUES.attribution]: { attempts: 12, backoffMs: 500, concurrency: 8 },
+  // Retries while an ad network's attribution API (Apple Search Ads) is briefly unavailable. Jobs
+  // running together are decided in batches (attributionBatcher), so many may run at once.
+  [QUEUES.attribution]: { attempts: 12, backoffMs: 500, concurrency: 64 },
   // Outgoing deliveries (Meta CAPI, webhooks): rows carry the same attempts and backoff, then go dead.
   [QUEUES.deliveries]: { attempts: 8, backoffMs: 1000, concurrency: 4 },
   // One daily pass at a time; a retry continues where it stopped (installs pushed today are skipped).

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CH_MIGRATIONS } from '../../src/lib/paths.ts';
-import { findClicksByIp, findClicksByKey } from '../../src/store/clickhouse/clicks.ts';
+import { findClicksByIps, findClicksByKeys } from '../../src/store/clickhouse/clicks.ts';
 import type { ClickHouseClient } from '../../src/store/clickhouse/client.ts';
 import { migrateClickHouse } from '../../src/store/clickhouse/migrate.ts';
 import { testClickHouse } from '../support/harness.ts';
@@ -35,10 +35,10 @@ describe('candidate clicks', () => {
   it('when 250 clicks share an IP and an ad id over two days, then each lookup answers the newest 200, newest first', async () => {
     const p = randomUUID();
     await clicks(p, 250);
-    const w = { projectId: p, fromMs: NOW - 3 * 86_400_000, toMs: NOW + 3_600_000 };
+    const w = { fromMs: NOW - 3 * 86_400_000, toMs: NOW + 3_600_000 };
 
-    const byIp = await findClicksByIp(ch, w, '10.9.9.9');
-    const byKey = await findClicksByKey(ch, w, 'a:gaid-1');
+    const [byIp = []] = await findClicksByIps(ch, p, [{ value: '10.9.9.9', ...w }]);
+    const [byKey = []] = await findClicksByKeys(ch, p, [{ value: 'a:gaid-1', ...w }]);
 
     const newest = Array.from({ length: 200 }, (_, i) => `ck${String(i).padStart(4, '0')}`);
     expect(byIp.map((c) => c.clickId)).toEqual(newest);
@@ -52,8 +52,51 @@ describe('candidate clicks', () => {
     await clicks(p, 10);
     await clicks(randomUUID(), 10);
 
-    const found = await findClicksByIp(ch, { projectId: p, fromMs: NOW - 1_000_000, toMs: NOW }, '10.9.9.9');
+    const [found = []] = await findClicksByIps(ch, p, [{ value: '10.9.9.9', fromMs: NOW - 1_000_000, toMs: NOW }]);
 
     expect(found.map((c) => c.clickId)).toEqual(['ck0000', 'ck0001', 'ck0002', 'ck0003', 'ck0004', 'ck0005']);
+  });
+
+  it('when one statement serves several lookups with different windows, then each answers what it would alone', async () => {
+    const p = randomUUID();
+    await clicks(p, 250);
+    const from = NOW - 3 * 86_400_000;
+    const earlier = NOW - 30 * 200_000;
+
+    const [late = [], early = []] = await findClicksByIps(ch, p, [
+      { value: '10.9.9.9', fromMs: from, toMs: NOW },
+      { value: '10.9.9.9', fromMs: from, toMs: earlier },
+    ]);
+    const [byAdId = [], byClickId = [], unknown = []] = await findClicksByKeys(ch, p, [
+      { value: 'a:gaid-1', fromMs: from, toMs: earlier },
+      { value: 'c:ck0005', fromMs: from, toMs: NOW },
+      { value: 'c:ck9999', fromMs: from, toMs: NOW },
+    ]);
+
+    const ids = (first: number) => Array.from({ length: 200 }, (_, i) => `ck${String(first + i).padStart(4, '0')}`);
+    // The earlier window's newest 200 reach past the later window's 200 (ck0200 … ck0229).
+    expect(late.map((c) => c.clickId)).toEqual(ids(0));
+    expect(early.map((c) => c.clickId)).toEqual(ids(30));
+    expect(byAdId.map((c) => c.clickId)).toEqual(ids(30));
+    expect(byClickId.map((c) => c.clickId)).toEqual(['ck0005']);
+    expect(unknown).toEqual([]);
+    const [alone] = await findClicksByIps(ch, p, [{ value: '10.9.9.9', fromMs: from, toMs: earlier }]);
+    expect(early).toEqual(alone);
+  });
+
+  it('when many lookups share an IP and a window end, then each still answers its own window', async () => {
+    const p = randomUUID();
+    await clicks(p, 250);
+    const to = Date.now() + 3_600_000;
+    const froms = [NOW - 3 * 86_400_000, NOW - 99 * 200_000, NOW - 230 * 200_000, NOW + 1];
+
+    const found = await findClicksByIps(
+      ch,
+      p,
+      froms.map((fromMs) => ({ value: '10.9.9.9', fromMs, toMs: to })),
+    );
+
+    const ids = (n: number) => Array.from({ length: n }, (_, i) => `ck${String(i).padStart(4, '0')}`);
+    expect(found.map((list) => list.map((c) => c.clickId))).toEqual([ids(200), ids(100), ids(200), []]);
   });
 });

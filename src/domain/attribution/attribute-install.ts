@@ -5,19 +5,20 @@
 // network's API is briefly unavailable (a few times, see resolvers.ts; then it decides without it).
 import type { Deps } from '../../deps.ts';
 import { randomCode } from '../../lib/ids.ts';
+import { microBatcher } from '../../lib/micro-batch.ts';
 import { formatChTime, localDay } from '../../lib/time.ts';
 import type { AttributeInstallPayload } from '../../queue/payloads.ts';
 import { findAttributionSettingsCached } from '../../store/postgres/attribution-settings.ts';
 import { findCampaignById } from '../../store/postgres/campaigns.ts';
 import { insertOutboxRows, wakeRestingRows } from '../../store/postgres/fact-outbox.ts';
-import { findInstall, type InstallRecord, saveInstallDecision } from '../../store/postgres/installs.ts';
+import { findInstalls, type InstallRecord, saveInstallDecision } from '../../store/postgres/installs.ts';
 import { asSql, beginPipelined } from '../../store/postgres/pool.ts';
 import { findProjectByIdCached, type Project } from '../../store/postgres/projects.ts';
 import { queueDeliveries } from '../deliveries/queue-deliveries.ts';
 import { decideAttribution } from './decide-attribution.ts';
-import { gatherCandidates } from './gather-candidates.ts';
+import { type Gathered, gatherCandidates } from './gather-candidates.ts';
 import { NetworkUnavailableError } from './resolvers.ts';
-import { attributionSettings } from './settings.ts';
+import { type AttributionSettings, attributionSettings } from './settings.ts';
 import type { Decision } from './types.ts';
 
 export class RetryLaterError extends Error {}
@@ -74,12 +75,16 @@ export function decisionRow(
   };
 }
 
-/** Decides and records the attribution of one install; a no-op once decided. */
-export async function attributeInstall(
-  deps: Pick<Deps, 'sql' | 'ch' | 'config' | 'cache' | 'now' | 'log'>,
+type Ready = { install: InstallRecord; project: Project; cfg: AttributionSettings };
+export type AttributionOutcome = PromiseSettledResult<Decision | undefined>;
+
+/** The install still waiting for its decision, with its project and settings; undefined when there is nothing to do. */
+async function ready(
+  deps: Pick<Deps, 'sql'>,
+  installs: Map<string, InstallRecord>,
   job: AttributeInstallPayload,
-): Promise<Decision | undefined> {
-  const install = await findInstall(deps.sql, job.projectId, job.installInstanceId);
+): Promise<Ready | undefined> {
+  const install = installs.get(`${job.projectId}\n${job.installInstanceId}`);
   if (!install || install.attributionStatus === 'decided') {
     return undefined;
   }
@@ -87,10 +92,82 @@ export async function attributeInstall(
   if (!project) {
     return undefined;
   }
-  const cfg = attributionSettings(await findAttributionSettingsCached(deps.sql, project.id));
-  const { signals, candidates } = await gatherCandidates(deps, install, cfg).catch((err: unknown) => {
-    throw err instanceof NetworkUnavailableError ? new RetryLaterError(err.message) : err;
+  return { install, project, cfg: attributionSettings(await findAttributionSettingsCached(deps.sql, project.id)) };
+}
+
+/**
+ * Decides and records the attribution of a batch of installs (a no-op for those already decided),
+ * answering one outcome per job, in order: the installs are read in one statement and their
+ * candidate clicks looked up together (gather-candidates.ts); each decision is saved in its own
+ * pipelined body, so the saves share a commit group. One install's failure fails only its job.
+ */
+export async function attributeInstalls(
+  deps: Pick<Deps, 'sql' | 'ch' | 'config' | 'cache' | 'now' | 'log'>,
+  jobs: AttributeInstallPayload[],
+): Promise<AttributionOutcome[]> {
+  const installs = new Map(
+    (await findInstalls(deps.sql, jobs)).map((i) => [`${i.projectId}\n${i.installInstanceId}`, i] as const),
+  );
+  const todo = await Promise.all(jobs.map((job) => ready(deps, installs, job)));
+  const gathered = await gatherCandidates(
+    deps,
+    todo.filter((t) => t !== undefined),
+  );
+  let next = 0; // gathered[] follows todo[] with the undefined left out
+  return Promise.allSettled(
+    todo.map((t) => {
+      if (!t) {
+        return undefined;
+      }
+      const g = gathered[next++] as PromiseSettledResult<Gathered>;
+      if (g.status === 'fulfilled') {
+        return decideAndSave(deps, t, g.value);
+      }
+      // Rejected, not thrown: a throw here would end the map and fail the other installs too.
+      return Promise.reject(
+        g.reason instanceof NetworkUnavailableError ? new RetryLaterError(g.reason.message) : g.reason,
+      );
+    }),
+  );
+}
+
+/** The decision of a settled outcome, or its failure thrown. */
+function unwrap(outcome: AttributionOutcome | undefined): Decision | undefined {
+  if (outcome?.status === 'rejected') {
+    throw outcome.reason;
+  }
+  return outcome?.value;
+}
+
+/** Decides and records the attribution of one install; a no-op once decided. */
+export async function attributeInstall(
+  deps: Pick<Deps, 'sql' | 'ch' | 'config' | 'cache' | 'now' | 'log'>,
+  job: AttributeInstallPayload,
+): Promise<Decision | undefined> {
+  const [outcome] = await attributeInstalls(deps, [job]);
+  return unwrap(outcome);
+}
+
+/**
+ * The attribution jobs of a process: jobs that run at the same time are decided together, in
+ * batches of up to 32, two batches at once (see lib/micro-batch.ts).
+ */
+export function attributionBatcher(
+  deps: Pick<Deps, 'sql' | 'ch' | 'config' | 'cache' | 'now' | 'log'>,
+): (job: AttributeInstallPayload) => Promise<Decision | undefined> {
+  const batch = microBatcher<AttributeInstallPayload, AttributionOutcome>({
+    lanes: 2,
+    maxItems: 32,
+    run: (jobs) => attributeInstalls(deps, jobs),
   });
+  return async (job) => unwrap(await batch(job));
+}
+
+async function decideAndSave(
+  deps: Pick<Deps, 'sql' | 'now'>,
+  { install, project, cfg }: Ready,
+  { signals, candidates }: Gathered,
+): Promise<Decision | undefined> {
   const decided = decideAttribution(signals, candidates, cfg);
   // A network claim names our campaign by id only; the record carries its display id too.
   const claimed =

@@ -1,11 +1,12 @@
-// Collects what the engine needs for one install: its signals (device, Play referrer, link, a
-// network's claim through the resolvers) and the candidate clicks from ClickHouse within the windows.
+// Collects what the engine needs for each install of a batch: its signals (device, Play referrer,
+// link, a network's claim through the resolvers) and the candidate clicks within the windows, from
+// ClickHouse and from the outbox (clicks not yet moved, so a decision never waits for the writer).
 import type { Deps } from '../../deps.ts';
-import { findClicksByIp, findClicksByKey } from '../../store/clickhouse/clicks.ts';
+import { settleAll } from '../../lib/micro-batch.ts';
+import { type ClickLookup, findClicksByIps, findClicksByKeys } from '../../store/clickhouse/clicks.ts';
 import { findCampaignByDisplayId } from '../../store/postgres/campaigns.ts';
-import type { InstallRecord } from '../../store/postgres/installs.ts';
-import { deviceSeenBefore } from '../../store/postgres/installs.ts';
-import { findPendingClicks, type PendingClickFilter } from '../../store/postgres/pending-clicks.ts';
+import { devicesSeenBefore, type InstallRecord } from '../../store/postgres/installs.ts';
+import { findPendingClicks, type PendingLookup } from '../../store/postgres/pending-clicks.ts';
 import { displayIdFromLink } from '../campaigns/parse-link.ts';
 import { clickIdFromReferrer } from '../identity/device-signals.ts';
 import { networkResolvers } from './network-resolvers.ts';
@@ -15,7 +16,7 @@ import type { Candidates, Click, InstallSignals } from './types.ts';
 
 const HOUR = 3600_000;
 
-async function linkCampaign(deps: Pick<Deps, 'sql' | 'config'>, install: InstallRecord) {
+async function link(deps: Pick<Deps, 'sql' | 'config'>, install: InstallRecord) {
   if (!install.initLink) {
     return null;
   }
@@ -24,64 +25,144 @@ async function linkCampaign(deps: Pick<Deps, 'sql' | 'config'>, install: Install
   return c ? { campaignId: c.id, displayId: c.displayId, network: c.network ?? '' } : null;
 }
 
-/**
- * Clicks from ClickHouse and from the outbox (not yet moved), each click once. Both are awaited
- * together: awaiting one after the other left the second's rejection unhandled while the first
- * was pending, and an unhandled rejection ends the process (found by the F2 fault test).
- */
-async function both(stored: Promise<Click[]>, waiting: Promise<Click[]>): Promise<Click[]> {
+/** The clicks of one lookup, from ClickHouse and from the outbox (not yet moved), each once, newest first. */
+function merge(fromClickHouse: Click[], fromOutbox: Click[]): Click[] {
   const seen = new Map<string, Click>();
-  const [fromClickHouse, fromOutbox] = await Promise.all([stored, waiting]);
   for (const c of [...fromClickHouse, ...fromOutbox]) {
     seen.set(c.clickId, seen.get(c.clickId) ?? c);
   }
   return [...seen.values()].sort((a, b) => b.ts - a.ts);
 }
 
-export async function gatherCandidates(
-  deps: Pick<Deps, 'sql' | 'ch' | 'config' | 'log' | 'cache'>,
-  install: InstallRecord,
-  cfg: AttributionSettings,
-): Promise<{ signals: InstallSignals; candidates: Candidates }> {
+export type GatherItem = { install: InstallRecord; cfg: AttributionSettings };
+export type Gathered = { signals: InstallSignals; candidates: Candidates };
+type Lookups = { referrer?: PendingLookup; adId?: PendingLookup; ip?: PendingLookup };
+
+/** What one install looks up: its Play referrer's click id, its ad id and its IP, each in its window. */
+function lookupsOf({ install, cfg }: GatherItem): Lookups {
   const installTs = install.createdAt.getTime();
   const referrerClickId = clickIdFromReferrer(install.installRef);
   const adId = install.gaid ?? install.idfa;
-  const window = { projectId: install.projectId, fromMs: installTs - cfg.clickLookbackMs, toMs: installTs + HOUR };
-  const fpWindow = { ...window, fromMs: installTs - Math.min(cfg.fingerprintWindowMs, cfg.clickLookbackMs) };
-  const referrerWindow = { ...window, fromMs: installTs - cfg.clickLookbackMs - 24 * HOUR };
-  const pending = (filter: PendingClickFilter, w: typeof window) =>
-    findPendingClicks(deps.sql, install.projectId, filter, w);
-  const [referrerClicks, adIdClicks, ipClicks, link, seenBefore, networkClaim] = await Promise.all([
-    referrerClickId
-      ? both(
-          findClicksByKey(deps.ch, referrerWindow, `c:${referrerClickId}`),
-          pending({ clickId: referrerClickId }, referrerWindow),
-        )
-      : [],
-    adId && cfg.methods.adId ? both(findClicksByKey(deps.ch, window, `a:${adId}`), pending({ adId }, window)) : [],
-    install.ip && cfg.methods.fingerprint && cfg.fingerprintWindowMs > 0
-      ? both(findClicksByIp(deps.ch, fpWindow, install.ip), pending({ ip: install.ip }, fpWindow))
-      : [],
-    linkCampaign(deps, install),
-    deviceSeenBefore(deps.sql, install),
+  const toMs = installTs + HOUR;
+  const fromMs = installTs - cfg.clickLookbackMs;
+  return {
+    referrer: referrerClickId ? { by: 'clickId', value: referrerClickId, fromMs: fromMs - 24 * HOUR, toMs } : undefined,
+    adId: adId && cfg.methods.adId ? { by: 'adId', value: adId, fromMs, toMs } : undefined,
+    ip:
+      install.ip && cfg.methods.fingerprint && cfg.fingerprintWindowMs > 0
+        ? {
+            by: 'ip',
+            value: install.ip,
+            fromMs: installTs - Math.min(cfg.fingerprintWindowMs, cfg.clickLookbackMs),
+            toMs,
+          }
+        : undefined,
+  };
+}
+
+const chValue = (l: PendingLookup): ClickLookup => ({
+  value: l.by === 'clickId' ? `c:${l.value}` : l.by === 'adId' ? `a:${l.value}` : l.value,
+  fromMs: l.fromMs,
+  toMs: l.toMs,
+});
+
+/**
+ * Candidate clicks for every lookup of one project's installs: one ClickHouse statement by match
+ * key, one by IP, and the outbox's clicks, all at once. Answers each lookup's clicks by identity.
+ */
+async function projectClicks(
+  deps: Pick<Deps, 'sql' | 'ch'>,
+  projectId: string,
+  lookups: PendingLookup[],
+): Promise<Map<PendingLookup, Click[]>> {
+  const keyed = lookups.filter((l) => l.by !== 'ip');
+  const byIp = lookups.filter((l) => l.by === 'ip');
+  const [keyClicks = [], ipClicks = [], waiting = []] = await settleAll([
+    findClicksByKeys(deps.ch, projectId, keyed.map(chValue)),
+    findClicksByIps(deps.ch, projectId, byIp.map(chValue)),
+    findPendingClicks(deps.sql, projectId, [...keyed, ...byIp]),
+  ]);
+  const stored = [...keyClicks, ...ipClicks];
+  return new Map([...keyed, ...byIp].map((l, i) => [l, merge(stored[i] ?? [], waiting[i] ?? [])]));
+}
+
+/** What the engine needs about one install that is read for it alone: its link and a network's claim. */
+async function installSignals(
+  deps: Pick<Deps, 'sql' | 'config' | 'log' | 'cache'>,
+  { install, cfg }: GatherItem,
+): Promise<Pick<InstallSignals, 'linkCampaign' | 'networkClaim'>> {
+  const [linkCampaign, networkClaim] = await Promise.all([
+    link(deps, install),
     // May throw NetworkUnavailableError: the job retries (see resolvers.ts).
     cfg.methods.networkResolvers ? resolveNetworkClaim(deps, networkResolvers(deps), install) : null,
   ]);
-  return {
-    signals: {
-      installTs,
-      platform: install.platform,
-      ip: install.ip,
-      os: install.os,
-      osVersion: install.osVersion,
-      deviceModel: install.deviceModel,
-      playReferrer: install.installRef
-        ? { clickId: referrerClickId, installBeginTs: install.installBeginAt?.getTime() ?? null }
-        : null,
-      linkCampaign: link,
-      networkClaim,
-      seenBefore,
-    },
-    candidates: { referrerClick: referrerClicks[0] ?? null, adIdClicks, ipClicks },
-  };
+  return { linkCampaign, networkClaim };
+}
+
+/** The candidate clicks of every lookup of the batch, project by project. */
+async function batchClicks(
+  deps: Pick<Deps, 'sql' | 'ch'>,
+  items: GatherItem[],
+  lookups: Lookups[],
+): Promise<Map<PendingLookup, Click[]>> {
+  const clicks = new Map<PendingLookup, Click[]>();
+  for (const projectId of new Set(items.map((x) => x.install.projectId))) {
+    const own = lookups
+      .filter((_, i) => items[i]?.install.projectId === projectId)
+      .flatMap((l) => [l.referrer, l.adId, l.ip].filter((x) => x !== undefined));
+    for (const [l, c] of await projectClicks(deps, projectId, own)) {
+      clicks.set(l, c);
+    }
+  }
+  return clicks;
+}
+
+/**
+ * Gathers the signals and candidate clicks of a batch of installs. The click lookups of all
+ * installs share their statements (per project); the rest is read per install. One install's
+ * failure (a network that cannot answer now) fails that install only; a store failure fails all.
+ */
+export async function gatherCandidates(
+  deps: Pick<Deps, 'sql' | 'ch' | 'config' | 'log' | 'cache'>,
+  items: GatherItem[],
+): Promise<PromiseSettledResult<Gathered>[]> {
+  const lookups = items.map(lookupsOf);
+  const [clicks, seenBefore, signals] = await Promise.all([
+    batchClicks(deps, items, lookups),
+    devicesSeenBefore(
+      deps.sql,
+      items.map((x) => x.install),
+    ),
+    Promise.allSettled(items.map((x) => installSignals(deps, x))),
+  ]);
+  return items.map(({ install }, i) => {
+    const own = signals[i] as (typeof signals)[number];
+    if (own.status === 'rejected') {
+      return own;
+    }
+    const l = lookups[i] as Lookups;
+    const of = (x: PendingLookup | undefined) => (x ? (clicks.get(x) ?? []) : []);
+    return {
+      status: 'fulfilled',
+      value: {
+        signals: {
+          installTs: install.createdAt.getTime(),
+          platform: install.platform,
+          ip: install.ip,
+          os: install.os,
+          osVersion: install.osVersion,
+          deviceModel: install.deviceModel,
+          playReferrer: install.installRef
+            ? {
+                clickId: clickIdFromReferrer(install.installRef),
+                installBeginTs: install.installBeginAt?.getTime() ?? null,
+              }
+            : null,
+          seenBefore: seenBefore[i] ?? false,
+          ...own.value,
+        },
+        candidates: { referrerClick: of(l.referrer)[0] ?? null, adIdClicks: of(l.adId), ipClicks: of(l.ip) },
+      },
+    };
+  });
 }

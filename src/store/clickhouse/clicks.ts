@@ -43,8 +43,8 @@ const toClick = (r: ClickRow): Click => ({
 });
 
 const DETAILS = `SELECT click_id, toString(toUnixTimestamp64Milli(ts)) AS ts, campaign_id, display_id, platform, ip, os,
-  os_version, device_model, network, ad_set_id, ad_set_name, creative_id, creative_name, keyword_id, keyword_name
-  FROM clicks WHERE project_id = {p:String}`;
+  os_version, device_model, network, ad_set_id, ad_set_name, creative_id, creative_name, keyword_id, keyword_name,
+  ad_id FROM clicks WHERE project_id = {p:String}`;
 
 const MAX_CANDIDATES = 200;
 
@@ -55,37 +55,90 @@ const MAX_CANDIDATES = 200;
 // cost ~150 ms of engine time per install for 200k clicks, ~30 ms this way. `clicks.ts` is the
 // column: DETAILS makes `ts` a string alias.
 
-export type ClickWindow = { projectId: string; fromMs: number; toMs: number };
+/** One lookup of a batch: a match key ('c:<click id>' or 'a:<ad id>') or an IP, and its window. */
+export type ClickLookup = { value: string; fromMs: number; toMs: number };
 
-async function run(ch: ClickHouseClient, query: string, params: Record<string, unknown>): Promise<Click[]> {
-  const rs = await ch.query({ query, format: 'JSONEachRow', query_params: params });
-  return (await rs.json<ClickRow>()).map(toClick);
+type Source = { table: 'clicks_by_key'; column: 'match_key' } | { table: 'clicks_by_ip'; column: 'ip' };
+const BY_KEY: Source = { table: 'clicks_by_key', column: 'match_key' };
+const BY_IP: Source = { table: 'clicks_by_ip', column: 'ip' };
+
+// The lookups travel as three arrays; the inner query joins each lookup's rows to its own window
+// and keeps its newest MAX_CANDIDATES (LIMIT … BY the lookup's index), so the answer holds what
+// each lookup alone would read. A batch of installs costs two statements, not three each.
+// Lookups of one value that end at the same time are sent as one (their windows merged: see
+// lookupSpans), so many installs behind one IP do not multiply that IP's clicks in the join.
+function lookupQuery(src: Source): string {
+  return `${DETAILS} AND (campaign_id, toDate(clicks.ts), click_id) IN (
+       SELECT s.campaign_id, toDate(s.ts), s.click_id FROM ${src.table} AS s
+       INNER JOIN (
+         SELECT i, {v:Array(String)}[i] AS v, {lo:Array(Int64)}[i] AS lo, {hi:Array(Int64)}[i] AS hi
+         FROM (SELECT arrayJoin(range(1, length({v:Array(String)}) + 1)) AS i)) AS l ON s.${src.column} = l.v
+       WHERE s.project_id = {p:String} AND s.${src.column} IN {v:Array(String)}
+         AND toUnixTimestamp64Milli(s.ts) BETWEEN l.lo AND l.hi
+       ORDER BY s.ts DESC LIMIT ${MAX_CANDIDATES} BY l.i)
+     ORDER BY ts DESC LIMIT 1 BY click_id`;
 }
 
-/** Clicks with this match key ('c:<click id>' or 'a:<ad id>') in the window, newest first. */
-export function findClicksByKey(ch: ClickHouseClient, w: ClickWindow, matchKey: string): Promise<Click[]> {
-  return run(
-    ch,
-    `${DETAILS} AND (campaign_id, toDate(clicks.ts), click_id) IN (
-       SELECT campaign_id, toDate(ts), click_id FROM clicks_by_key
-       WHERE project_id = {p:String} AND match_key = {k:String}
-         AND ts BETWEEN fromUnixTimestamp64Milli({from:Int64}) AND fromUnixTimestamp64Milli({to:Int64})
-       ORDER BY ts DESC LIMIT ${MAX_CANDIDATES})
-     ORDER BY ts DESC LIMIT 1 BY click_id LIMIT ${MAX_CANDIDATES}`,
-    { p: w.projectId, k: matchKey, from: w.fromMs, to: w.toMs },
+/**
+ * The spans to ask for: lookups of the same value whose windows end at the same instant (clipped
+ * to now: no click is newer) become one span from the earliest start. The newest MAX_CANDIDATES
+ * clicks of that span hold the newest MAX_CANDIDATES of each of its lookups' windows (same end,
+ * later or equal start), so the answer is still exact. Installs of a batch all end an hour after
+ * they began, in the future, so a value is one span however many installs share it.
+ */
+function lookupSpans(lookups: ClickLookup[], nowMs: number): ClickLookup[] {
+  const spans = new Map<string, ClickLookup>();
+  for (const l of lookups) {
+    const toMs = Math.min(l.toMs, nowMs);
+    const key = `${l.value}\n${toMs}`;
+    const span = spans.get(key);
+    spans.set(key, { value: l.value, fromMs: Math.min(span?.fromMs ?? l.fromMs, l.fromMs), toMs });
+  }
+  return [...spans.values()];
+}
+
+async function lookup(
+  ch: ClickHouseClient,
+  src: Source,
+  projectId: string,
+  lookups: ClickLookup[],
+): Promise<Click[][]> {
+  if (lookups.length === 0) {
+    return [];
+  }
+  const spans = lookupSpans(lookups, Date.now());
+  const rs = await ch.query({
+    query: lookupQuery(src),
+    format: 'JSONEachRow',
+    query_params: {
+      p: projectId,
+      v: spans.map((l) => l.value),
+      lo: spans.map((l) => l.fromMs),
+      hi: spans.map((l) => l.toMs),
+    },
+  });
+  const byValue = new Map<string, Click[]>();
+  for (const r of await rs.json<ClickRow & { ad_id: string }>()) {
+    const click = toClick(r);
+    // Which lookups the click answers: its IP, or its match keys (as clicks_by_key derives them).
+    const values = src === BY_IP ? [r.ip] : r.ad_id ? [`c:${r.click_id}`, `a:${r.ad_id}`] : [`c:${r.click_id}`];
+    for (const v of values) {
+      const list = byValue.get(v);
+      list ? list.push(click) : byValue.set(v, [click]);
+    }
+  }
+  // Rows come newest first; each lookup keeps those inside its own window, at most MAX_CANDIDATES.
+  return lookups.map((l) =>
+    (byValue.get(l.value) ?? []).filter((c) => c.ts >= l.fromMs && c.ts <= l.toMs).slice(0, MAX_CANDIDATES),
   );
 }
 
-/** Clicks from this IP in the window, newest first. */
-export function findClicksByIp(ch: ClickHouseClient, w: ClickWindow, ip: string): Promise<Click[]> {
-  return run(
-    ch,
-    `${DETAILS} AND (campaign_id, toDate(clicks.ts), click_id) IN (
-       SELECT campaign_id, toDate(ts), click_id FROM clicks_by_ip
-       WHERE project_id = {p:String} AND ip = {ip:String}
-         AND ts BETWEEN fromUnixTimestamp64Milli({from:Int64}) AND fromUnixTimestamp64Milli({to:Int64})
-       ORDER BY ts DESC LIMIT ${MAX_CANDIDATES})
-     ORDER BY ts DESC LIMIT 1 BY click_id LIMIT ${MAX_CANDIDATES}`,
-    { p: w.projectId, ip, from: w.fromMs, to: w.toMs },
-  );
+/** For each lookup by match key, its clicks in its window, newest first (one statement). */
+export function findClicksByKeys(ch: ClickHouseClient, projectId: string, lookups: ClickLookup[]): Promise<Click[][]> {
+  return lookup(ch, BY_KEY, projectId, lookups);
+}
+
+/** For each lookup by IP, its clicks in its window, newest first (one statement). */
+export function findClicksByIps(ch: ClickHouseClient, projectId: string, lookups: ClickLookup[]): Promise<Click[][]> {
+  return lookup(ch, BY_IP, projectId, lookups);
 }

@@ -159,21 +159,44 @@ export async function findInstall(
   return row ? toInstall(row) : undefined;
 }
 
-/** Whether another install of this project had the same device ids (a reinstall). */
-export async function deviceSeenBefore(sql: Sql, i: InstallRecord): Promise<boolean> {
-  const ids = { gaid: i.gaid, idfa: i.idfa, idfv: i.idfv, android_id: i.androidId };
-  if (!ids.gaid && !ids.idfa && !ids.idfv && !ids.android_id) {
-    return false;
+/** Installs by (project, install id), in one statement; a key without an install is left out. */
+export async function findInstalls(
+  sql: Sql,
+  keys: { projectId: string; installInstanceId: string }[],
+): Promise<InstallRecord[]> {
+  const rows = await sql<Row[]>`
+    SELECT i.* FROM unnest(${keys.map((k) => k.projectId)}::uuid[], ${keys.map((k) => k.installInstanceId)}::text[]) AS k (p, iid)
+      JOIN installs i ON i.project_id = k.p AND i.install_instance_id = k.iid`;
+  return rows.map(toInstall);
+}
+
+/**
+ * For each install, whether another install of its project created no later had one of its device
+ * ids (a reinstall), in one statement. One EXISTS per id, each on that id's own index: the earlier
+ * single OR of "id given and equal" conditions could use none of them once the plan was generic
+ * and read every install of the project (~4.7 ms per install at 4k installs).
+ */
+export async function devicesSeenBefore(sql: Sql, installs: InstallRecord[]): Promise<boolean[]> {
+  if (installs.length === 0) {
+    return [];
   }
-  const [row] = await sql<{ n: number }[]>`
-    SELECT count(*)::int AS n FROM installs
-    WHERE project_id = ${i.projectId} AND install_instance_id <> ${i.installInstanceId}
-      AND created_at <= ${i.createdAt}
-      AND ((${ids.gaid}::text IS NOT NULL AND gaid = ${ids.gaid})
-        OR (${ids.idfa}::text IS NOT NULL AND idfa = ${ids.idfa})
-        OR (${ids.idfv}::text IS NOT NULL AND idfv = ${ids.idfv})
-        OR (${ids.android_id}::text IS NOT NULL AND android_id = ${ids.android_id}))`;
-  return (row?.n ?? 0) > 0;
+  const col = (f: (i: InstallRecord) => string | null) => installs.map((i) => f(i) || null);
+  const rows = await sql<{ n: number; seen: boolean }[]>`
+    SELECT k.n::int AS n, (
+      EXISTS (SELECT 1 FROM installs o WHERE o.project_id = k.p AND o.gaid = k.gaid
+        AND o.install_instance_id <> k.iid AND o.created_at <= k.t)
+      OR EXISTS (SELECT 1 FROM installs o WHERE o.project_id = k.p AND o.idfa = k.idfa
+        AND o.install_instance_id <> k.iid AND o.created_at <= k.t)
+      OR EXISTS (SELECT 1 FROM installs o WHERE o.project_id = k.p AND o.idfv = k.idfv
+        AND o.install_instance_id <> k.iid AND o.created_at <= k.t)
+      OR EXISTS (SELECT 1 FROM installs o WHERE o.project_id = k.p AND o.android_id = k.aid
+        AND o.install_instance_id <> k.iid AND o.created_at <= k.t)) AS seen
+    FROM unnest(${installs.map((i) => i.projectId)}::uuid[], ${installs.map((i) => i.installInstanceId)}::text[],
+      ${installs.map((i) => i.createdAt.toISOString())}::timestamptz[], ${col((i) => i.gaid)}::text[],
+      ${col((i) => i.idfa)}::text[], ${col((i) => i.idfv)}::text[], ${col((i) => i.androidId)}::text[])
+      WITH ORDINALITY AS k (p, iid, t, gaid, idfa, idfv, aid, n)`;
+  const seen = new Map(rows.map((r) => [r.n, r.seen]));
+  return installs.map((_, i) => seen.get(i + 1) ?? false);
 }
 
 export type SavedDecision = {

@@ -28,21 +28,40 @@ function toClick(r: Record<string, unknown>): Click {
   };
 }
 
-export type PendingClickFilter = { clickId: string } | { adId: string } | { ip: string };
+/** One lookup of a batch: clicks with this click id, ad id or IP, inside the window. */
+export type PendingLookup = { by: 'clickId' | 'adId' | 'ip'; value: string; fromMs: number; toMs: number };
 
-export async function findPendingClicks(
-  sql: Sql,
-  projectId: string,
-  filter: PendingClickFilter,
-  window: { fromMs: number; toMs: number },
-): Promise<Click[]> {
-  const where =
-    'clickId' in filter
-      ? sql`fact_id = ${filter.clickId}`
-      : 'adId' in filter
-        ? sql`row->>'ad_id' = ${filter.adId}`
-        : sql`row->>'ip' = ${filter.ip}`;
-  const rows = await sql<Row[]>`
-    SELECT row FROM fact_outbox WHERE fact_table = 'clicks' AND project_id = ${projectId} AND ${where} LIMIT 200`;
-  return rows.map((r) => toClick(r.row)).filter((c) => c.ts >= window.fromMs && c.ts <= window.toMs);
+const MAX_PER_LOOKUP = 200;
+const COLUMN = { clickId: 'fact_id', adId: "row->>'ad_id'", ip: "row->>'ip'" } as const;
+const VALUE_OF = {
+  clickId: (r: Record<string, unknown>) => s(r.click_id),
+  adId: (r: Record<string, unknown>) => s(r.ad_id),
+  ip: (r: Record<string, unknown>) => s(r.ip),
+};
+
+/**
+ * For each lookup, its clicks still in the outbox, newest first: one statement per kind of lookup
+ * in the batch (click id, ad id, IP), whatever the number of installs.
+ */
+export async function findPendingClicks(sql: Sql, projectId: string, lookups: PendingLookup[]): Promise<Click[][]> {
+  const found = new Map<string, Click[]>();
+  const kinds = [...new Set(lookups.map((l) => l.by))];
+  await Promise.all(
+    kinds.map(async (by) => {
+      const values = [...new Set(lookups.filter((l) => l.by === by).map((l) => l.value))];
+      const rows = await sql<Row[]>`
+        SELECT row FROM fact_outbox WHERE fact_table = 'clicks' AND project_id = ${projectId}
+          AND ${sql.unsafe(COLUMN[by])} = ANY(${values}::text[])
+        ORDER BY seq DESC LIMIT ${MAX_PER_LOOKUP * values.length}`;
+      for (const r of rows) {
+        const key = `${by}:${VALUE_OF[by](r.row)}`;
+        const list = found.get(key);
+        const click = toClick(r.row);
+        list ? list.push(click) : found.set(key, [click]);
+      }
+    }),
+  );
+  return lookups.map((l) =>
+    (found.get(`${l.by}:${l.value}`) ?? []).filter((c) => c.ts >= l.fromMs && c.ts <= l.toMs).slice(0, MAX_PER_LOOKUP),
+  );
 }

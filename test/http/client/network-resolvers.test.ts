@@ -9,7 +9,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../src/cli/main.ts';
-import { RetryLaterError } from '../../../src/domain/attribution/attribute-install.ts';
+import { attributeInstalls, RetryLaterError } from '../../../src/domain/attribution/attribute-install.ts';
 import { NETWORK_RETRY_LIMIT } from '../../../src/domain/attribution/resolvers.ts';
 import { createCampaign } from '../../../src/domain/campaigns/create-campaign.ts';
 import { updateAttributionSettings } from '../../../src/store/postgres/attribution-settings.ts';
@@ -253,6 +253,26 @@ describe('Apple Search Ads', () => {
     expect(decision).toMatchObject({ method: 'organic', attributionType: 'ORGANIC' });
     expect(apple.requestsFor(t)).toHaveLength(NETWORK_RETRY_LIMIT + 1);
     expect(await installRow(p, iid)).toMatchObject({ attribution_status: 'decided', attribution_method: 'organic' });
+  });
+
+  it('when one install of a batch cannot reach Apple, then only its job retries and the others are decided', async () => {
+    const p = await newProject(h().deps);
+    const campaign = await mappedCampaign(p, 'APPLE_SEARCH_ADS', '542370539');
+    const down = await iosInit(p, token('down'));
+    const claimed = await iosInit(p, token('ok', '542370539'));
+    const organic = await iosInit(p, token('organic'));
+    const jobs = [down, claimed, organic].map((installInstanceId) => ({ projectId: p.project.id, installInstanceId }));
+
+    const [first, second, third] = await attributeInstalls(h().deps, jobs);
+
+    expect(first).toMatchObject({ status: 'rejected', reason: expect.any(RetryLaterError) });
+    expect(second).toMatchObject({
+      status: 'fulfilled',
+      value: { method: 'apple_search_ads', campaignId: campaign.id },
+    });
+    expect(third).toMatchObject({ status: 'fulfilled', value: { method: 'organic' } });
+    expect(await installRow(p, down)).toMatchObject({ attribution_status: 'pending' });
+    expect(await installRow(p, claimed)).toMatchObject({ attribution_status: 'decided', campaign_id: campaign.id });
   });
 
   it('when Apple answers 500 once and then the record, then the retry gets the claim', async () => {
