@@ -1,4 +1,4 @@
-// Materialized views (clickhouse/migrations/0007-0012, 0016, 0017). STYLE.md: a batch retried with the same
+// Materialized views (clickhouse/migrations/0007-0012, 0016, 0017, 0020). STYLE.md: a batch retried with the same
 // dedup token lands once in the raw table and once in every view target; and every aggregate
 // metric equals a brute-force query over the raw facts. Facts are written with insertFactRows (the
 // writer's insert), full rows only. Merges are stopped so row counts of the targets are exact.
@@ -7,18 +7,11 @@ import { CH_MIGRATIONS } from '../../src/lib/paths.ts';
 import type { ClickHouseClient } from '../../src/store/clickhouse/client.ts';
 import { insertFactRows } from '../../src/store/clickhouse/facts.ts';
 import { migrateClickHouse } from '../../src/store/clickhouse/migrate.ts';
+import { PAGE_AGGREGATES } from '../support/aggregates.ts';
 import { AD_SET_NAMES, type FactSet, generateFacts } from '../support/generated-facts.ts';
 import { testClickHouse } from '../support/harness.ts';
 
-const TARGETS = [
-  'campaign_daily',
-  'campaign_event_daily',
-  'campaign_payment_daily',
-  'retention_cohort',
-  'revenue_cohort',
-  'campaign_platform_daily',
-  'project_event_names',
-];
+const TARGETS = [...PAGE_AGGREGATES, 'campaign_platform_daily', 'campaign_platform_monthly', 'project_event_names'];
 const K = 'campaign_id, day, platform, ad_set_id, creative_id, keyword_id';
 const C = 'campaign_id, platform, ad_set_id, creative_id, keyword_id, install_day';
 const DAY_N = `toUInt16(dateDiff('day', install_day, day)) AS day_n`;
@@ -247,6 +240,16 @@ describe('metrics equal brute force over the raw facts', () => {
         `campaign_platform_daily.${col} (0016)`,
         sumOf('campaign_platform_daily', 'campaign_id, day, platform', col),
         sumOf('campaign_daily', 'campaign_id, day, platform', col),
+      ],
+    ),
+    ...(['clicks', 'installs', 'signups', 'revenue_events', 'revenue', 'spend'] as const).map(
+      (col): [string, string, string] => [
+        `campaign_platform_monthly.${col} (0020)`,
+        sumOf('campaign_platform_monthly', 'campaign_id, month, platform', col),
+        sumOf('campaign_daily', 'campaign_id, toStartOfMonth(day) AS month, platform', col).replace(
+          'GROUP BY campaign_id, toStartOfMonth(day) AS month, platform',
+          'GROUP BY campaign_id, month, platform',
+        ),
       ],
     ),
     [

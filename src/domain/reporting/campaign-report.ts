@@ -1,7 +1,8 @@
 // GET /api/v1/reporting/campaigns: the project's campaigns with their metrics for a window.
 //  1. Postgres: live campaigns matching active / network / meta_account_id / search (dates and
 //     platform never drop a campaign: one created after `to` is listed with zeros).
-//  2. One ClickHouse query: window totals of every campaign of the project (campaign_daily).
+//  2. One ClickHouse query: window totals of every campaign of the project (the window's whole
+//     months from campaign_platform_monthly, its other days from campaign_platform_daily).
 //  3. Sort in TypeScript over computed values (sort.ts), then page.
 //  4. For the page's campaigns only: the drill-down (page-details.ts), active users, activity.
 // Platform filter: every metric counts only facts of that platform. Spend rows usually carry no
@@ -35,7 +36,7 @@ import type { ReportInput } from './report-input.ts';
 import type { CampaignReport, CampaignReportRow } from './report-types.ts';
 import { containsPattern, looksLikeLink } from './search.ts';
 import { compareForReport } from './sort.ts';
-import { addDays, minDay, projectToday, reportWindow } from './window.ts';
+import { addDays, minDay, projectToday, reportWindow, wholeMonths } from './window.ts';
 
 type ReportDeps = Pick<Deps, 'sql' | 'ch' | 'config' | 'now'>;
 
@@ -106,7 +107,8 @@ async function rankCampaigns(deps: ReportDeps, project: Project, input: ReportIn
     deps.sql,
     campaigns.map((c) => c.id),
   );
-  const counters = new Map((await selectCampaignTotals(deps.ch, scope)).map((r) => [r.campaignId, r]));
+  const totals = await selectCampaignTotals(deps.ch, scope, wholeMonths(scope));
+  const counters = new Map(totals.map((r) => [r.campaignId, r]));
   const ranked: Ranked[] = campaigns.map((c) => {
     const ls = listings.get(c.id) ?? [];
     const ios = ls.some((l) => l.platform === 'IOS');

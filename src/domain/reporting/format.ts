@@ -35,22 +35,27 @@ export function formatCount(n: number | bigint | string): string {
   return fmt(f, n as Numeric);
 }
 
+/** Whether each currency's formatter is a currency style one (asked once: resolvedOptions() costs ~4 formats). */
+const isCurrencyStyle = new Map<string, boolean>();
+
 function currencyFormatter(currency: string): Intl.NumberFormat {
   return formatter(`money:${currency}`, () => {
+    let f: Intl.NumberFormat;
     try {
-      return new Intl.NumberFormat('en-US', { style: 'currency', currency });
+      f = new Intl.NumberFormat('en-US', { style: 'currency', currency });
     } catch {
       // Not an ISO 4217 shape: plain number with 2 decimals (the code is prefixed by formatMoney).
-      return new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+      f = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
     }
+    isCurrencyStyle.set(currency, f.resolvedOptions().style === 'currency');
+    return f;
   });
 }
 
 /** Money from a decimal string (exact) or a number (ratios such as cost per install). */
 export function formatMoney(value: string | number, currency: string): string {
-  const f = currencyFormatter(currency);
-  const text = fmt(f, value as Numeric);
-  return f.resolvedOptions().style === 'currency' ? text : `${currency} ${text}`;
+  const text = fmt(currencyFormatter(currency), value as Numeric);
+  return isCurrencyStyle.get(currency) ? text : `${currency} ${text}`;
 }
 
 export function formatPercent(ratio: number): string {

@@ -124,10 +124,19 @@ export async function loadPageDetails(deps: Pick<Deps, 'ch'>, q: PageDetailsInpu
 }
 
 function assemble(campaign: Map<number, Node>, nodes: Node[]): PageDetails {
-  const of = (level: Level, c: number, adSetId?: string) =>
-    nodes
-      .filter((n) => n.level === level && n.campaignId === c && (adSetId === undefined || n.adSetId === adSetId))
-      .sort(byInstallsThenId);
+  // Nodes grouped once by level, campaign and (for creatives and ad set keywords) ad set; each
+  // group sorted once. Filtering every node per campaign and level was quadratic in the page.
+  const groups = new Map<string, Node[]>();
+  const groupKey = (level: Level, c: number, adSetId = '') => `${level}\n${c}\n${adSetId}`;
+  for (const n of nodes) {
+    const k = groupKey(n.level, n.campaignId, n.level === 'creative' || n.level === 'ad_set_keyword' ? n.adSetId : '');
+    const list = groups.get(k);
+    list ? list.push(n) : groups.set(k, [n]);
+  }
+  for (const list of groups.values()) {
+    list.sort(byInstallsThenId);
+  }
+  const of = (level: Level, c: number, adSetId?: string) => groups.get(groupKey(level, c, adSetId)) ?? [];
   const adSets = new Map<number, AdSetReport[]>();
   const keywords = new Map<number, NamedLevel[]>();
   for (const c of campaign.keys()) {

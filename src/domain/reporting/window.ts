@@ -26,6 +26,27 @@ export function reportWindow(from: string | null, to: string | null): ReportWind
   return { from: from === null ? MIN_DAY : clamp(from), to: to === null ? MAX_DAY : clamp(to) };
 }
 
+/** First day of the month after `day`'s ('YYYY-MM-DD'), or undefined past the Date range. */
+function nextMonthStart(day: string): string | undefined {
+  const y = Number(day.slice(0, 4));
+  const m = Number(day.slice(5, 7));
+  const next =
+    m === 12 ? `${String(y + 1).padStart(4, '0')}-01-01` : `${day.slice(0, 5)}${String(m + 1).padStart(2, '0')}-01`;
+  return next <= MAX_DAY ? next : undefined;
+}
+
+/**
+ * The whole months inside the window, as days (the first day of the first whole month, the last
+ * day of the last), or null when it holds none. Report totals read these from the monthly rollup
+ * and only the days outside them from the daily table.
+ */
+export function wholeMonths(w: ReportWindow): ReportWindow | null {
+  const first = w.from.endsWith('-01') ? w.from : nextMonthStart(w.from);
+  const afterTo = nextMonthStart(w.to);
+  const last = afterTo !== undefined && addDays(afterTo, -1) === w.to ? w.to : addDays(`${w.to.slice(0, 8)}01`, -1);
+  return first !== undefined && first <= last ? { from: first, to: last } : null;
+}
+
 /** Today in the project's zone. */
 export function projectToday(nowMs: number, timezone: string): string {
   return localDay(nowMs, timezone);

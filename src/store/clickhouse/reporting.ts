@@ -1,6 +1,7 @@
 // Reads for the reporting endpoint over campaign_daily (clickhouse/migrations 0007-0012), its
 // campaign × day × platform rollup campaign_platform_daily (0016: window totals of every campaign
-// and activity, the reads that grow with the whole project) and project_event_names (0017). Bound
+// and activity, the reads that grow with the whole project), that rollup's months
+// (campaign_platform_monthly, 0020: the window's whole months) and project_event_names (0017). Bound
 // parameters only; every number is cast in SQL (toUInt64 for counts, toString for Decimals) and
 // typed here; aggregates are read with sum()/uniqMerge() + GROUP BY, never FINAL.
 // `platform` '' means every platform. Spend rows without a platform (most networks do not say)
@@ -95,16 +96,34 @@ function toCounterRow(r: RawCounterRow): CounterRow {
   };
 }
 
-/** Window totals of every campaign of the project (campaign 0, organic, is left out). */
-export async function selectCampaignTotals(ch: ClickHouseClient, s: ReportScope): Promise<CounterRow[]> {
+const TOTAL_COLUMNS = `campaign_id, platform, clicks, installs, reinstalls, reengagements, signups, uninstalls,
+  suspicious_installs, click_through_installs, view_through_installs, revenue_events, revenue, spend`;
+
+/**
+ * Window totals of every campaign of the project (campaign 0, organic, is left out): the window's
+ * whole months from campaign_platform_monthly, its other days from campaign_platform_daily.
+ * `months` is the whole months' span (domain/reporting/window.ts wholeMonths), null for none.
+ */
+export async function selectCampaignTotals(
+  ch: ClickHouseClient,
+  s: ReportScope,
+  months: { from: string; to: string } | null,
+): Promise<CounterRow[]> {
+  // No whole month: an empty span (from after to), so the monthly side reads nothing.
+  const span = months ?? { from: '2149-06-06', to: '1970-01-01' };
   const rows = await selectRows<RawCounterRow>(
     ch,
     `WITH ${PLATFORM_MATCH}
     SELECT campaign_id, ${COUNTERS}
-    FROM campaign_platform_daily
-    WHERE project_id = {p:String} AND campaign_id != 0 AND day BETWEEN {from:Date} AND {to:Date}
+    FROM (
+      SELECT ${TOTAL_COLUMNS} FROM campaign_platform_monthly
+      WHERE project_id = {p:String} AND campaign_id != 0 AND month BETWEEN {mf:Date} AND {mt:Date}
+      UNION ALL
+      SELECT ${TOTAL_COLUMNS} FROM campaign_platform_daily
+      WHERE project_id = {p:String} AND campaign_id != 0 AND day BETWEEN {from:Date} AND {to:Date}
+        AND NOT (day BETWEEN {mf:Date} AND {mt:Date}))
     GROUP BY campaign_id`,
-    scopeParams(s),
+    { ...scopeParams(s), mf: span.from, mt: span.to },
   );
   return rows.map(toCounterRow);
 }
