@@ -3,17 +3,47 @@ const dayFormatters = new Map<string, Intl.DateTimeFormat>();
 
 /** 'YYYY-MM-DD HH:MM:SS.mmm' in UTC, as ClickHouse DateTime64(3, 'UTC') reads it. */
 export function formatChTime(ms: number): string {
-  return new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
+  const iso = new Date(ms).toISOString();
+  // Years past 9999 come with a sign and more digits: kept as they are (ClickHouse refuses them).
+  return iso.length === 24 ? `${iso.slice(0, 10)} ${iso.slice(11, 23)}` : iso.replace('T', ' ').replace('Z', '');
 }
 
-/** The calendar day of `ms` in an IANA zone, 'YYYY-MM-DD'. */
-export function localDay(ms: number, timeZone: string): string {
+const QUARTER_HOUR_MS = 900_000;
+/** Per zone, the day of the last 15-minute span asked for (most calls ask for "now"). */
+const lastSpan = new Map<string, { span: number; day: string }>();
+
+function formatDay(ms: number, timeZone: string): string {
   let f = dayFormatters.get(timeZone);
   if (!f) {
     f = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
     dayFormatters.set(timeZone, f);
   }
   return f.format(new Date(ms));
+}
+
+/**
+ * The calendar day of `ms` in an IANA zone, 'YYYY-MM-DD'. Formatting is the costly part of a
+ * click or a fact row, so the day of a 15-minute span is kept per zone, but only when the span
+ * starts and ends on the same day (a zone's midnight inside the span is never cached).
+ */
+export function localDay(ms: number, timeZone: string): string {
+  const span = Math.floor(ms / QUARTER_HOUR_MS);
+  const hit = lastSpan.get(timeZone);
+  if (hit?.span === span) {
+    return hit.day;
+  }
+  if (!Number.isFinite(span)) {
+    return formatDay(ms, timeZone);
+  }
+  // Equal ends mean one day throughout: where a DST change steps the day back, the repeated part
+  // lasts longer than a span.
+  const start = span * QUARTER_HOUR_MS;
+  const first = formatDay(start, timeZone);
+  if (formatDay(start + QUARTER_HOUR_MS - 1, timeZone) !== first) {
+    return formatDay(ms, timeZone);
+  }
+  lastSpan.set(timeZone, { span, day: first });
+  return first;
 }
 
 /** ISO 8601 without fractional seconds (iOS's default ISO8601DateFormatter rejects them). */

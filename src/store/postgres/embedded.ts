@@ -98,7 +98,9 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
     port,
     persistent: true,
     createPostgresUser: isRoot,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],
+    // The fact outbox churns like a queue; autovacuum looks at it every 10 s instead of every
+    // minute (its per-table thresholds: sql/migrations/0016_outbox_autovacuum.sql).
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', 'autovacuum_naptime=10'],
     onLog: (m: unknown) => log.debug({ pg: String(m).trim() }, 'embedded postgres'),
     onError: (m: unknown) => log.debug({ pg: String(m).trim() }, 'embedded postgres'),
   });

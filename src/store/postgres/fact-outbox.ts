@@ -22,12 +22,15 @@ export async function insertOutboxRows(sql: Sql, rows: OutboxRow[]): Promise<voi
   if (rows.length === 0) {
     return;
   }
-  // One statement text whatever the row count (arrays, not a VALUES list): Postgres and postgres.js
-  // prepare it once, where a VALUES list of N rows was a new statement for every group size.
+  // One statement text whatever the row count, so Postgres and postgres.js prepare it once (a VALUES
+  // list of N rows was a new statement for every group size). The rows travel as one JSON array:
+  // as five text[] parameters every quote of every row had to be escaped for the array literal,
+  // the largest cost of a click's redirect (bench `redirects`, --cpu-prof).
+  const payload = JSON.stringify(
+    rows.map((r) => ({ t: r.table, f: r.factId, p: r.projectId, r: r.row, e: r.enrichInstall ?? null })),
+  );
   await sql`INSERT INTO fact_outbox (fact_table, fact_id, project_id, row, enrich_install)
-    SELECT t, f, p::uuid, r::jsonb, e FROM unnest(${rows.map((r) => r.table)}::text[],
-      ${rows.map((r) => r.factId)}::text[], ${rows.map((r) => r.projectId)}::text[],
-      ${rows.map((r) => JSON.stringify(r.row))}::text[], ${rows.map((r) => r.enrichInstall ?? null)}::text[]) AS x (t, f, p, r, e)`;
+    SELECT x->>'t', x->>'f', (x->>'p')::uuid, x->'r', x->>'e' FROM jsonb_array_elements(${payload}::text::jsonb) AS x`;
 }
 
 type Claimed = {
