@@ -10,6 +10,7 @@ import { createProject } from './domain/projects/create-project.ts';
 import { createLogger } from './lib/logger.ts';
 import { withAdvisoryLock } from './store/postgres/migrate.ts';
 import { countProjects } from './store/postgres/projects.ts';
+import { guardTypeFetchRejections } from './store/postgres/type-fetch-guard.ts';
 
 const FIRST_RUN_LOCK = 7_301_003;
 
@@ -84,6 +85,7 @@ async function main(): Promise<void> {
     process.stderr.write(`${err instanceof ConfigError ? err.message : `startup failed: ${(err as Error).stack}`}\n`);
     process.exit(1);
   }
+  guardTypeFetchRejections(running.deps.log);
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) {

