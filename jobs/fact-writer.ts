@@ -1,7 +1,8 @@
-// The fact writer: about once a second per table, moves a batch from the Postgres outbox into
-// ClickHouse (flushFactBatch), two batches at a time (FLUSH_LANES). While ClickHouse is down it backs off and keeps the rows; several
-// workers may run it at once (batches are claimed with SKIP LOCKED). Each table is flushed on its
-// own, so one table's failing batch never holds the others back.
+// The fact writer: moves batches from the Postgres outbox into ClickHouse (flushFactBatch). A
+// table with a full batch waiting is flushed again at once; a drained table is looked at again
+// about once a second. While ClickHouse or Postgres is down it backs off and keeps the rows;
+// several workers may run it at once (batches are claimed with SKIP LOCKED). Each batch is its own
+// (one table's refused rows are dead-lettered without holding the others back).
 import type { Deps } from '../src/deps.ts';
 import { FLUSH_BATCH_ROWS, type FlushOptions, flushFactBatch } from '../src/domain/facts/flush-facts.ts';
 import { FACT_TABLES } from '../src/domain/facts/tables.ts';
@@ -9,9 +10,12 @@ import { FACT_TABLES } from '../src/domain/facts/tables.ts';
 export type FactWriter = { stop: () => Promise<void> };
 
 /**
- * Batches in flight at once. A batch spends about half its time in Postgres (claim, attribution
- * lookup, delete) and half in ClickHouse (the insert): with two lanes one batch's Postgres work
- * overlaps another's insert (`npm run bench -- fact-writer`). Batches never share rows (SKIP LOCKED).
+ * Lanes: loops that each take the next due table and flush one batch of it. A batch spends about
+ * half its time in Postgres (claim, attribution lookup, delete) and half in ClickHouse (the
+ * insert); the embedded engine runs one statement at a time, so two lanes settle into turns, one
+ * claiming while the other inserts. They run freely: lanes that waited for each other at every
+ * round (as a first version did) claimed together and inserted together, and overlapped nothing
+ * (`npm run bench -- fact-writer`). Batches never share rows (SKIP LOCKED).
  */
 const FLUSH_LANES = 2;
 export type FactWriterOptions = FlushOptions & { intervalMs?: number; maxBackoffMs?: number };
@@ -20,61 +24,83 @@ export function startFactWriter(deps: Deps, opts: FactWriterOptions = {}): FactW
   const intervalMs = opts.intervalMs ?? 1000;
   const maxBackoffMs = opts.maxBackoffMs ?? 30_000;
   let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
   let failures = 0;
-  let current: Promise<void> = Promise.resolve();
+  /** When each table is next due (ms); a full batch keeps its table due at once. */
+  const due = new Map<string, number>(FACT_TABLES.map((t) => [t, Date.now() + intervalMs]));
+  /** Batches in flight per table: a free lane prefers a due table fewer lanes are working on. */
+  const busy = new Map<string, number>(FACT_TABLES.map((t) => [t, 0]));
+  /** While the last batch failed: no lane starts another before this (ms). */
+  let pausedUntil = 0;
+  const sleepers = new Set<() => void>();
 
-  const flushTable = async (table: string): Promise<{ busy: boolean; failed: boolean }> => {
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        sleepers.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      sleepers.add(wake);
+    });
+
+  const nextTable = (now: number): string | undefined => {
+    let best: string | undefined;
+    for (const t of FACT_TABLES) {
+      if ((due.get(t) ?? 0) > now) {
+        continue;
+      }
+      if (best === undefined || (busy.get(t) ?? 0) < (busy.get(best) ?? 0)) {
+        best = t;
+      }
+    }
+    return best;
+  };
+
+  const flushTable = async (table: string): Promise<void> => {
+    busy.set(table, (busy.get(table) ?? 0) + 1);
     try {
       const r = await flushFactBatch(deps, table, opts);
+      failures = 0;
       if (r.deadLettered > 0) {
         deps.log.error({ table, count: r.deadLettered }, 'facts refused by ClickHouse were dead-lettered');
       }
-      return { busy: r.inserted + r.deadLettered + r.alreadyStored >= FLUSH_BATCH_ROWS, failed: false };
+      if (r.inserted + r.deadLettered + r.alreadyStored < FLUSH_BATCH_ROWS) {
+        due.set(table, Date.now() + intervalMs);
+      }
     } catch (err) {
+      failures += 1;
       deps.log.warn(
-        { table, err: String(err), failures: failures + 1 },
+        { table, err: String(err), failures },
         'fact writer: ClickHouse or Postgres unavailable; rows stay queued',
       );
-      return { busy: false, failed: true };
+      pausedUntil = Date.now() + Math.min(maxBackoffMs, intervalMs * 2 ** failures);
+    } finally {
+      busy.set(table, (busy.get(table) ?? 1) - 1);
     }
   };
 
-  // Tables whose last batch was full get two batches per tick, so both lanes can work on them.
-  let busyTables = new Set<string>();
-  const tick = async (): Promise<void> => {
-    const work: string[] = FACT_TABLES.flatMap((t) => (busyTables.has(t) ? [t, t] : [t]));
-    const busyNow = new Set<string>();
-    let failed = false;
-    const lane = async (): Promise<void> => {
-      for (let table = work.shift(); table !== undefined && !stopped; table = work.shift()) {
-        const r = await flushTable(table);
-        if (r.busy) {
-          busyNow.add(table);
-        }
-        failed ||= r.failed;
+  const lane = async (): Promise<void> => {
+    while (!stopped) {
+      const now = Date.now();
+      const table = now >= pausedUntil ? nextTable(now) : undefined;
+      if (table === undefined) {
+        const wakeAt = Math.max(pausedUntil, Math.min(...due.values()));
+        await sleep(Math.max(10, wakeAt - now));
+        continue;
       }
-    };
-    await Promise.all(Array.from({ length: FLUSH_LANES }, lane));
-    busyTables = busyNow;
-    const busy = busyNow.size > 0;
-    failures = failed ? failures + 1 : 0;
-    if (!stopped) {
-      const delay = failures > 0 ? Math.min(maxBackoffMs, intervalMs * 2 ** failures) : busy ? 0 : intervalMs;
-      timer = setTimeout(() => {
-        current = tick();
-      }, delay);
+      await flushTable(table);
     }
   };
-  timer = setTimeout(() => {
-    current = tick();
-  }, intervalMs);
+  const lanes = Promise.all(Array.from({ length: FLUSH_LANES }, lane));
 
   return {
     async stop() {
       stopped = true;
-      clearTimeout(timer);
-      await current;
+      for (const wake of [...sleepers]) {
+        wake();
+      }
+      await lanes;
     },
   };
 }

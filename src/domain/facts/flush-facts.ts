@@ -12,9 +12,11 @@
 //   batches skip that read: fact ids are unique when written (decided in Postgres first).
 // - A batch ClickHouse refuses as bad data is retried row by row, so only the bad rows go to the
 //   dead-letter table with the reason; anything else ClickHouse answers counts as an outage.
+// Rows travel as the JSON text Postgres keeps (never parsed here): enrichment appends the
+// install's columns to it and the insert sends the lines as they are (insertFactText).
 import { createHash } from 'node:crypto';
 import type { Deps } from '../../deps.ts';
-import { findPresentFactIds, insertFactRows, isRejection } from '../../store/clickhouse/facts.ts';
+import { findPresentFactIds, insertFactText, isRejection } from '../../store/clickhouse/facts.ts';
 import {
   type ClaimedRow,
   claimBatch,
@@ -24,7 +26,7 @@ import {
   markBatchForRetry,
   releaseRows,
 } from '../../store/postgres/fact-outbox.ts';
-import { enrichFacts } from './enrich-facts.ts';
+import { ENRICHED_KEYS, enrichFacts } from './enrich-facts.ts';
 import { FACT_ID_COLUMN, isFactTable } from './tables.ts';
 
 export const FLUSH_BATCH_ROWS = 10_000;
@@ -95,15 +97,8 @@ async function insertBatch(
   }
   try {
     const token = batchToken(table, batchId, rows);
-    await withDeadline(ms, (signal) =>
-      insertFactRows(
-        deps.ch,
-        table,
-        rows.map((r) => r.row),
-        token,
-        signal,
-      ),
-    );
+    const text = rows.map((r) => r.text).join('\n');
+    await withDeadline(ms, (signal) => insertFactText(deps.ch, table, text, token, signal));
     return [];
   } catch (err) {
     if (!isRejection(err)) {
@@ -114,7 +109,7 @@ async function insertBatch(
   const failed: Failed[] = [];
   for (const r of rows) {
     try {
-      await withDeadline(ms, (signal) => insertFactRows(deps.ch, table, [r.row], `${table}:f:${r.factId}`, signal));
+      await withDeadline(ms, (signal) => insertFactText(deps.ch, table, r.text, `${table}:f:${r.factId}`, signal));
     } catch (err) {
       if (!isRejection(err)) {
         throw err;
@@ -127,8 +122,8 @@ async function insertBatch(
 
 /** Flushes one batch of `table`; returns what moved. Throws when ClickHouse is unreachable. */
 export async function flushFactBatch(deps: FlushDeps, table: string, opts: FlushOptions = {}): Promise<FlushResult> {
-  const stale = await findStaleBatch(deps.sql, table, opts.staleClaimMs ?? STALE_CLAIM_MS);
-  const batch = stale ?? (await claimBatch(deps.sql, table, FLUSH_BATCH_ROWS));
+  const stale = await findStaleBatch(deps.sql, table, opts.staleClaimMs ?? STALE_CLAIM_MS, ENRICHED_KEYS);
+  const batch = stale ?? (await claimBatch(deps.sql, table, FLUSH_BATCH_ROWS, ENRICHED_KEYS));
   if (!batch) {
     return { table, inserted: 0, deadLettered: 0, alreadyStored: 0, waiting: 0 };
   }

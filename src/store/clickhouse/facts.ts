@@ -1,6 +1,38 @@
 // Writes fact rows into their ClickHouse raw table. The dedup token makes a retried insert of the
 // same batch land once, in the raw table and in every materialized view fed by it.
+import { Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import type { ClickHouseClient } from './client.ts';
+
+const insertSettings = (dedupToken: string) => ({
+  insert_deduplicate: 1 as const,
+  insert_deduplication_token: dedupToken,
+  deduplicate_blocks_in_dependent_materialized_views: 1 as const,
+  date_time_input_format: 'best_effort' as const,
+  input_format_skip_unknown_fields: 0 as const,
+});
+
+/**
+ * Inserts rows already written as JSONEachRow text (one JSON object per line), as the fact writer
+ * has them from the outbox: nothing is parsed or encoded on the way. Same settings as insertFactRows.
+ * `table` is a constant of FACT_TABLES, never input.
+ */
+export async function insertFactText(
+  ch: ClickHouseClient,
+  table: string,
+  jsonEachRow: string,
+  dedupToken: string,
+  signal?: AbortSignal,
+): Promise<void> {
+  const r = await ch.exec({
+    query: `INSERT INTO ${table} FORMAT JSONEachRow`,
+    values: Readable.from([jsonEachRow]),
+    abort_signal: signal,
+    clickhouse_settings: insertSettings(dedupToken),
+  });
+  // The answer is empty, but over HTTP its stream holds the socket until it is read.
+  await finished(r.stream.resume());
+}
 
 export async function insertFactRows(
   ch: ClickHouseClient,
@@ -14,13 +46,7 @@ export async function insertFactRows(
     values: rows,
     format: 'JSONEachRow',
     abort_signal: signal,
-    clickhouse_settings: {
-      insert_deduplicate: 1,
-      insert_deduplication_token: dedupToken,
-      deduplicate_blocks_in_dependent_materialized_views: 1,
-      date_time_input_format: 'best_effort',
-      input_format_skip_unknown_fields: 0,
-    },
+    clickhouse_settings: insertSettings(dedupToken),
   });
 }
 
