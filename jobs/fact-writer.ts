@@ -69,12 +69,16 @@ export function startFactWriter(deps: Deps, opts: FactWriterOptions = {}): FactW
         due.set(table, Date.now() + intervalMs);
       }
     } catch (err) {
-      failures += 1;
+      // Lanes failing together (one outage) count once, so the backoff grows per retry round.
+      const now = Date.now();
+      if (now >= pausedUntil) {
+        failures += 1;
+      }
       deps.log.warn(
         { table, err: String(err), failures },
         'fact writer: ClickHouse or Postgres unavailable; rows stay queued',
       );
-      pausedUntil = Date.now() + Math.min(maxBackoffMs, intervalMs * 2 ** failures);
+      pausedUntil = Math.max(pausedUntil, now + Math.min(maxBackoffMs, intervalMs * 2 ** failures));
     } finally {
       busy.set(table, (busy.get(table) ?? 1) - 1);
     }

@@ -19,6 +19,8 @@ export type Running = {
   app: FastifyInstance | undefined;
   url: string | undefined;
   stop: () => Promise<void>;
+  /** What stop() is waiting for right now (for the message of a forced exit). */
+  stopping: () => string;
 };
 
 /** First start: a default project, whose token and key are printed once, on stdout. */
@@ -63,12 +65,17 @@ export async function startService(
       app = await buildApp(deps);
       url = await app.listen({ port: config.port, host: config.host });
     }
+    let step = 'not stopping';
     const stop = async () => {
+      step = 'the HTTP server (requests in flight)';
       await app?.close();
+      step = 'the schedule and the fact writer (batches in flight)';
       await stopWorkers?.();
+      step = 'the stores (queue workers and their running jobs, Postgres, ClickHouse)';
       await closeDeps(deps);
+      step = 'nothing';
     };
-    return { deps, app, url, stop };
+    return { deps, app, url, stop, stopping: () => step };
   } catch (err) {
     await app?.close().catch(() => {});
     await stopWorkers?.().catch(() => {});
@@ -94,7 +101,10 @@ async function main(): Promise<void> {
     }
     stopping = true;
     running.deps.log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 20_000);
+    const force = setTimeout(() => {
+      process.stderr.write(`shutdown did not finish within 20 s (still stopping ${running.stopping()}); exiting 1\n`);
+      process.exit(1);
+    }, 20_000);
     force.unref();
     running.stop().then(
       () => {
