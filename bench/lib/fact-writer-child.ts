@@ -7,8 +7,7 @@
 //   2. run the real fact writer (jobs/fact-writer.ts) until the outbox is empty: rows/s;
 //   3. read system.parts as written, then after OPTIMIZE … FINAL (bytes per fact);
 //   4. the ceiling: the same rows as they landed (attribution columns added, fresh fact ids)
-//      inserted straight into the same tables the way the writer inserts (insertFactText: rows as
-//      JSONEachRow text, encoded before the clock starts), 10,000 rows per insert.
+//      inserted straight into the same tables with insertFactRows, 10,000 rows per insert.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { startFactWriter } from '../../jobs/fact-writer.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -16,7 +15,7 @@ import { closeDeps, createDeps, type Deps } from '../../src/deps.ts';
 import { FLUSH_BATCH_ROWS } from '../../src/domain/facts/flush-facts.ts';
 import { FACT_ID_COLUMN } from '../../src/domain/facts/tables.ts';
 import { createLogger } from '../../src/lib/logger.ts';
-import { insertFactText } from '../../src/store/clickhouse/facts.ts';
+import { insertFactRows } from '../../src/store/clickhouse/facts.ts';
 import { insertOutboxRows, type OutboxRow } from '../../src/store/postgres/fact-outbox.ts';
 import { mergeAll, readStorage } from './ch-storage.ts';
 import { type FactState, makeFact, seedFactState } from './fact-rows.ts';
@@ -104,33 +103,25 @@ async function countRows(deps: Deps): Promise<Record<string, number>> {
   return counts;
 }
 
-/**
- * The ceiling: the landed rows with fresh ids, straight into ClickHouse, 10,000 rows per insert,
- * as JSONEachRow text made before the clock starts (the writer passes the outbox's text through).
- */
+/** The ceiling: the landed rows with fresh ids, straight into ClickHouse, 10,000 rows per insert. */
 async function rawInsert(deps: Deps, s: FactState) {
   const rng = factRng();
-  const byTable = new Map<string, string[]>();
+  const byTable = new Map<string, Record<string, unknown>[]>();
   for (let i = 0; i < n; i++) {
     const f = makeFact(s, rng, i, n);
     const row = { ...f.row, ...f.enrichment, [FACT_ID_COLUMN[f.table]]: `raw_${f.factId}` };
     const list = byTable.get(f.table) ?? [];
-    list.push(JSON.stringify(row));
+    list.push(row);
     byTable.set(f.table, list);
-  }
-  const batches: { table: string; text: string; token: string }[] = [];
-  for (const [table, rows] of byTable) {
-    for (let i = 0; i < rows.length; i += RAW_INSERT_ROWS) {
-      const text = rows.slice(i, i + RAW_INSERT_ROWS).join('\n');
-      batches.push({ table, text, token: `raw:${table}:${seed}:${i}` });
-    }
   }
   const cpu = watchCpu(process.pid);
   const t0 = performance.now();
   let inserts = 0;
-  for (const b of batches) {
-    await insertFactText(deps.ch, b.table, b.text, b.token);
-    inserts += 1;
+  for (const [table, rows] of byTable) {
+    for (let i = 0; i < rows.length; i += RAW_INSERT_ROWS) {
+      await insertFactRows(deps.ch, table, rows.slice(i, i + RAW_INSERT_ROWS), `raw:${table}:${seed}:${i}`);
+      inserts += 1;
+    }
   }
   const seconds = (performance.now() - t0) / 1000;
   const use = cpu.stop();

@@ -9,8 +9,7 @@
 // - writer rows/s: the real loop (jobs/fact-writer.ts: claim, enrich events and payments from
 //   installs, insert with a dedup token, delete; 10,000-row batches) until the outbox is empty.
 // - ceiling: the same rows as they landed, with fresh fact ids, inserted straight into the same
-//   tables with the writer's client call (insertFactText: JSONEachRow text, encoded before the
-//   clock starts), 10,000 rows per insert.
+//   tables with the same client call (insertFactRows, JSONEachRow), 10,000 rows per insert.
 // - bytes per fact: system.parts, active parts, after OPTIMIZE … FINAL (as written: in details).
 import { existsSync, readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';

@@ -12,11 +12,13 @@
 //   batches skip that read: fact ids are unique when written (decided in Postgres first).
 // - A batch ClickHouse refuses as bad data is retried row by row, so only the bad rows go to the
 //   dead-letter table with the reason; anything else ClickHouse answers counts as an outage.
-// Rows travel as the JSON text Postgres keeps (never parsed here): enrichment appends the
-// install's columns to it and the insert sends the lines as they are (insertFactText).
+// Rows travel as the JSON text Postgres keeps: enrichment appends the install's columns to it, and
+// the text is parsed once, for the insert. (Sending the text as is, through exec with JSONEachRow
+// values, failed intermittently in the embedded engine in CI: "async inserts with both inlined and
+// external data", with the process's stdin a pipe; the object insert never did.)
 import { createHash } from 'node:crypto';
 import type { Deps } from '../../deps.ts';
-import { findPresentFactIds, insertFactText, isRejection } from '../../store/clickhouse/facts.ts';
+import { findPresentFactIds, insertFactRows, isRejection } from '../../store/clickhouse/facts.ts';
 import {
   type ClaimedRow,
   claimBatch,
@@ -97,8 +99,8 @@ async function insertBatch(
   }
   try {
     const token = batchToken(table, batchId, rows);
-    const text = rows.map((r) => r.text).join('\n');
-    await withDeadline(ms, (signal) => insertFactText(deps.ch, table, text, token, signal));
+    const values = rows.map((r) => JSON.parse(r.text) as Record<string, unknown>);
+    await withDeadline(ms, (signal) => insertFactRows(deps.ch, table, values, token, signal));
     return [];
   } catch (err) {
     if (!isRejection(err)) {
@@ -109,7 +111,9 @@ async function insertBatch(
   const failed: Failed[] = [];
   for (const r of rows) {
     try {
-      await withDeadline(ms, (signal) => insertFactText(deps.ch, table, r.text, `${table}:f:${r.factId}`, signal));
+      await withDeadline(ms, (signal) =>
+        insertFactRows(deps.ch, table, [JSON.parse(r.text)], `${table}:f:${r.factId}`, signal),
+      );
     } catch (err) {
       if (!isRejection(err)) {
         throw err;

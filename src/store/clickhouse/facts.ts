@@ -1,7 +1,5 @@
 // Writes fact rows into their ClickHouse raw table. The dedup token makes a retried insert of the
 // same batch land once, in the raw table and in every materialized view fed by it.
-import { Readable } from 'node:stream';
-import { finished } from 'node:stream/promises';
 import type { ClickHouseClient } from './client.ts';
 
 const insertSettings = (dedupToken: string) => ({
@@ -11,28 +9,6 @@ const insertSettings = (dedupToken: string) => ({
   date_time_input_format: 'best_effort' as const,
   input_format_skip_unknown_fields: 0 as const,
 });
-
-/**
- * Inserts rows already written as JSONEachRow text (one JSON object per line), as the fact writer
- * has them from the outbox: nothing is parsed or encoded on the way. Same settings as insertFactRows.
- * `table` is a constant of FACT_TABLES, never input.
- */
-export async function insertFactText(
-  ch: ClickHouseClient,
-  table: string,
-  jsonEachRow: string,
-  dedupToken: string,
-  signal?: AbortSignal,
-): Promise<void> {
-  const r = await ch.exec({
-    query: `INSERT INTO ${table} FORMAT JSONEachRow`,
-    values: Readable.from([jsonEachRow]),
-    abort_signal: signal,
-    clickhouse_settings: insertSettings(dedupToken),
-  });
-  // The answer is empty, but over HTTP its stream holds the socket until it is read.
-  await finished(r.stream.resume());
-}
 
 export async function insertFactRows(
   ch: ClickHouseClient,
