@@ -1,7 +1,7 @@
 // Child processes for end-to-end tests: the service and the package bin, run as a user would
 // (`node --import tsx src/main.ts`), with output captured. Every child is tracked so a test file
 // can kill whatever is still running in afterAll, even when a test failed half-way.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, type StdioOptions, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -51,8 +51,18 @@ function timeout<T>(ms: number, what: () => string): Promise<T> {
  * so a test can signal the group the way a terminal's Ctrl-C does, and cleanup reaches grandchildren
  * (the embedded Postgres) too.
  */
-export function startNode(args: string[], env: Record<string, string>, opts: { detached?: boolean } = {}): Child {
-  const proc = spawn(process.execPath, args, { cwd: ROOT, env, detached: opts.detached ?? false, stdio: 'pipe' });
+/**
+ * Starts `node args…`. `ipc`: the child gets a Node IPC channel (proc.send) and no stdin: the
+ * embedded ClickHouse engine reads the process's stdin as data for an INSERT when a line is waiting
+ * there, so a control line sent on stdin could be eaten by an insert (and fail it).
+ */
+export function startNode(
+  args: string[],
+  env: Record<string, string>,
+  opts: { detached?: boolean; ipc?: boolean } = {},
+): Child {
+  const stdio: StdioOptions = opts.ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : 'pipe';
+  const proc = spawn(process.execPath, args, { cwd: ROOT, env, detached: opts.detached ?? false, stdio });
   let out = '';
   let err = '';
   const listeners = new Set<() => void>();

@@ -1,13 +1,13 @@
 // Test-only entry for the fault suite: the service as src/main.ts runs it (ROLE=all; settings from
 // the environment), except that its ClickHouse client is wrapped by test/support/faulty-clickhouse.ts,
-// and faults are switched by lines on stdin, so production code carries no fault hooks:
+// and faults are switched by messages on the Node IPC channel (not stdin: the embedded engine reads
+// a waiting stdin line as INSERT data), so production code carries no fault hooks:
 //   fault down | hang | land-then-hang   (acknowledged with `FAULT <name>`)
 //   heal                                 (held inserts released; acknowledged with `HEALED`)
 // With land-then-hang the next insert lands in ClickHouse and never answers; `LANDED <table> <rows>`
 // says it landed, so the test can SIGKILL the process between the insert and the outbox delete.
 // On the first start it creates the default project and prints the banner main.ts prints.
 import path from 'node:path';
-import readline from 'node:readline';
 import type { FastifyInstance } from 'fastify';
 import { startWorkers } from '../../../jobs/worker.ts';
 import { buildApp } from '../../../src/app.ts';
@@ -48,8 +48,8 @@ async function main(): Promise<void> {
   await app.listen({ port: config.port, host: config.host });
   print('FAULT-SERVICE READY');
 
-  readline.createInterface({ input: process.stdin }).on('line', (line) => {
-    const [cmd, arg] = line.trim().split(/\s+/);
+  process.on('message', (line) => {
+    const [cmd, arg] = String(line).trim().split(/\s+/);
     if (cmd === 'fault' && arg) {
       announceLanding = arg === 'land-then-hang';
       faulty.set(arg as ClickHouseFault, arg === 'land-then-hang' ? { times: 1 } : {});

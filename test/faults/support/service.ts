@@ -81,7 +81,7 @@ export function createService(opts: { dataDir: string; port: number; env: Record
     child: live,
     async start(entry) {
       expected = false;
-      const child = startNode(ENTRY[entry], env, { detached: true });
+      const child = startNode(ENTRY[entry], env, { detached: true, ipc: entry === 'fault' });
       current = child;
       starts += 1;
       void child.exited.then((exit) => {
@@ -116,7 +116,7 @@ export function createService(opts: { dataDir: string; port: number; env: Record
       await child.waitExit(10_000);
     },
     send(line) {
-      live().proc.stdin?.write(`${line}\n`);
+      live().proc.send(line);
     },
     restarts: () => Math.max(0, starts - 1),
     unexpectedExits,
