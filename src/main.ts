@@ -8,6 +8,7 @@ import { ConfigError, describeMode, loadConfig } from './config.ts';
 import { closeDeps, createDeps, type Deps } from './deps.ts';
 import { createProject } from './domain/projects/create-project.ts';
 import { createLogger } from './lib/logger.ts';
+import { detachStdinFromEngine } from './store/clickhouse/stdin-guard.ts';
 import { withAdvisoryLock } from './store/postgres/migrate.ts';
 import { countProjects } from './store/postgres/projects.ts';
 import { guardTypeFetchRejections } from './store/postgres/type-fetch-guard.ts';
@@ -85,6 +86,7 @@ export async function startService(
 }
 
 async function main(): Promise<void> {
+  detachStdinFromEngine();
   let running: Running;
   try {
     running = await startService();

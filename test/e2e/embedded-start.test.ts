@@ -2,6 +2,7 @@
 // child process with a bare environment. Issue: first start creates a default project and prints its
 // token and key once; later starts reuse the data; Ctrl-C shuts down cleanly; a bad setting stops
 // startup with a message naming it. The slowest file: each start boots Postgres and chdb.
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
@@ -71,6 +72,14 @@ describe('npm start in embedded mode', () => {
       LOG_LEVEL: 'info',
     });
   });
+
+  /** Rows waiting in the fact outbox, from the CLI beside the running service. */
+  async function outboxRows(): Promise<number> {
+    const cli = startNode([...BIN, 'facts', 'status', '--json'], env);
+    const exit = await cli.waitExit(60_000);
+    expect(exit, cli.stderr()).toEqual({ code: 0, signal: null });
+    return (JSON.parse(cli.stdout()) as { total_rows: number }).total_rows;
+  }
 
   async function boot(): Promise<Child> {
     // Its own process group: cleanup then also reaches the embedded Postgres it starts.
@@ -166,6 +175,44 @@ describe('npm start in embedded mode', () => {
   );
 
   it(
+    'when lines keep arriving on its stdin (a pipe), then facts still reach ClickHouse: the embedded engine never reads them as INSERT data',
+    async () => {
+      expect(first, 'needs the first start').toBeDefined();
+      const banner = first as Banner;
+      const svc = await boot();
+      // The service closes its stdin (points fd 0 at /dev/null), so these writes may end in EPIPE.
+      svc.proc.stdin?.on('error', () => {});
+      const typing = setInterval(() => svc.proc.stdin?.write('typed line\n'), 20);
+      let exit: Awaited<ReturnType<Child['waitExit']>> | undefined;
+      try {
+        for (let i = 0; i < 20; i++) {
+          const res = await fetch(`http://127.0.0.1:${port}/api/client/init`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({
+              token: banner.token,
+              platform: 'ANDROID',
+              install_instance_id: randomUUID(),
+              device_data: {},
+            }),
+          });
+          expect(res.status).toBe(202);
+        }
+        // The writer flushes about once a second; the installs' facts leave the outbox once inserted.
+        await waitUntil(async () => (await outboxRows()) === 0, 30_000);
+      } finally {
+        clearInterval(typing);
+        svc.proc.kill('SIGINT');
+        exit = await svc.waitExit(STOP_MS);
+      }
+
+      expect(exit, svc.stderr()).toEqual({ code: 0, signal: null });
+      expect(svc.stdout()).not.toContain('ClickHouse or Postgres unavailable');
+    },
+    TEST_MS,
+  );
+
+  it(
     'when the port is taken, then startup fails with the reason and leaves no Postgres running',
     async () => {
       const blocker = net.createServer();
@@ -210,9 +257,9 @@ describe('npm start with a bad setting', () => {
   );
 });
 
-async function waitUntil(cond: () => boolean, timeoutMs: number): Promise<void> {
+async function waitUntil(cond: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
   const end = Date.now() + timeoutMs;
-  while (!cond()) {
+  while (!(await cond())) {
     if (Date.now() > end) {
       throw new Error(`condition not met after ${timeoutMs} ms`);
     }
