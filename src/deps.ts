@@ -35,6 +35,29 @@ export type Deps = {
 export type PgDeps = Pick<Deps, 'config' | 'log' | 'sql'>;
 
 type Closer = () => Promise<unknown>;
+
+/**
+ * How long shutdown waits for the queue's running jobs. Past it the stores close anyway: a job
+ * still running is abandoned as a forced exit would abandon it (BullMQ retries it once its lock
+ * lapses; embedded jobs are re-enqueued from Postgres state at the next start). Seen in CI after a
+ * Postgres restart: one job never settled and the whole shutdown hit main.ts's 20 s forced exit.
+ */
+export const QUEUE_CLOSE_MS = 10_000;
+
+/** Waits for `closing` at most `ms`; past that it logs and returns, so the rest of shutdown goes on. */
+export async function closeWithin(closing: Promise<unknown>, ms: number, log: Logger, what: string): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), ms);
+  });
+  try {
+    if ((await Promise.race([closing.then(() => 'closed' as const), late])) === 'late') {
+      log.warn({ what, waitedMs: ms }, 'shutdown: still waiting to close; going on without it');
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+}
 const closers = new WeakMap<object, Closer[]>();
 
 export async function openPostgres(config: Config, log: Logger, onClose: Closer[]): Promise<Sql> {
@@ -104,7 +127,7 @@ export async function createDeps(config: Config, log: Logger, opts: CreateDepsOp
       queue = createInProcessQueue(log);
     }
     // The queue closes first: closers run in reverse order.
-    onClose.push(() => queue.close());
+    onClose.push(() => closeWithin(queue.close(), QUEUE_CLOSE_MS, log, 'queue workers (jobs still running)'));
     const deps: Deps = {
       config,
       log,
