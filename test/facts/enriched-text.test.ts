@@ -1,7 +1,6 @@
-// The writer passes outbox rows to ClickHouse as the JSON text Postgres keeps, without parsing
-// them, and appends the install's attribution to that text (enrich-facts.ts). So: the appended
-// columns replace any the row already had (the claim strips them), and every other value arrives
-// exactly as written (quotes, backslashes, non-ASCII, emoji).
+// The writer adds the install's attribution to outbox rows (enrich-facts.ts): the added columns
+// replace any the row already had, and every other value arrives exactly as written (quotes,
+// backslashes, non-ASCII, emoji).
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { formatChTime, localDay } from '../../src/lib/time.ts';
@@ -11,7 +10,7 @@ import { newProject } from '../support/harness.ts';
 
 const h = useClientHarness();
 
-describe('rows enriched as text', () => {
+describe('enriched rows', () => {
   it('when an event row already carries attribution keys and odd text, then ClickHouse gets the install’s attribution and the text unchanged', async () => {
     // Arrange: an attributed install, and an event of it whose row has stale attribution keys
     const { deps } = h();

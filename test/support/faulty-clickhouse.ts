@@ -8,18 +8,13 @@
 //   land-then-timeout inserts land, then the call fails as a lost answer would
 //   land-then-hang    inserts land, then the call never answers (to kill a writer between its
 //                     ClickHouse insert and its outbox delete)
-// `times` limits a fault to the next n inserts; then calls pass through again. An insert is either
-// `insert` (rows as objects) or `exec` with values (rows as JSONEachRow text: the fact writer).
-import { Readable } from 'node:stream';
+// `times` limits a fault to the next n inserts; then calls pass through again.
 import type { ClickHouseClient } from '../../src/store/clickhouse/client.ts';
 
 export type ClickHouseFault = 'none' | 'down' | 'hang' | 'hang-then-land' | 'land-then-timeout' | 'land-then-hang';
 
 type InsertParams = Parameters<ClickHouseClient['insert']>[0];
-type ExecParams = Parameters<ClickHouseClient['exec']>[0];
-/** An insert as the wrapper holds it: what to land, where, how many rows, and its abort signal. */
-type Insert = { table: string; rows: number; signal?: AbortSignal; land: () => Promise<unknown> };
-type Held = { insert: Insert; land: boolean; settle: (err?: unknown) => void };
+type Held = { params: InsertParams; land: boolean; settle: (err?: unknown) => void };
 
 export type FaultyClickHouse = {
   client: ClickHouseClient;
@@ -44,31 +39,11 @@ export function faultyClickHouse(
   const held: Held[] = [];
   const stats = { landed: 0, failed: 0, held: 0 };
 
-  // The abort signal belongs to the caller's request; a landing after it gave up ignores it.
-  const objectInsert = (params: InsertParams): Insert => ({
-    table: String(params.table),
-    rows: Array.isArray(params.values) ? params.values.length : 0,
-    signal: params.abort_signal,
-    land: () => inner.insert({ ...params, abort_signal: undefined }),
-  });
-  const textInsert = async (params: ExecParams & { values: Readable }): Promise<Insert> => {
-    const chunks: Buffer[] = [];
-    for await (const c of params.values) {
-      chunks.push(Buffer.from(c));
-    }
-    const text = Buffer.concat(chunks).toString();
-    return {
-      table: /^INSERT INTO (\S+)/i.exec(params.query)?.[1] ?? '',
-      rows: text.split('\n').filter((l) => l.trim() !== '').length,
-      signal: params.abort_signal,
-      land: () => inner.exec({ ...params, values: Readable.from([text]), abort_signal: undefined }),
-    };
-  };
-
-  const realInsert = async (ins: Insert) => {
-    const r = await ins.land();
+  const realInsert = async (params: InsertParams) => {
+    // The abort signal belongs to the caller's request; a landing after it gave up ignores it.
+    const r = await inner.insert({ ...params, abort_signal: undefined });
     stats.landed += 1;
-    opts.onLanded?.(ins.table, ins.rows);
+    opts.onLanded?.(String(params.table), Array.isArray(params.values) ? params.values.length : 0);
     return r;
   };
 
@@ -80,32 +55,32 @@ export function faultyClickHouse(
     return fault;
   };
 
-  const insert = async (ins: Insert): Promise<unknown> => {
+  const insert = async (params: InsertParams) => {
     const f = current();
     switch (f) {
       case 'none':
-        return realInsert(ins);
+        return realInsert(params);
       case 'down':
         stats.failed += 1;
         throw refused();
       case 'land-then-timeout':
-        await realInsert(ins);
+        await realInsert(params);
         stats.failed += 1;
         throw timedOut();
       case 'land-then-hang':
-        await realInsert(ins);
+        await realInsert(params);
         return new Promise<never>(() => {});
       case 'hang':
       case 'hang-then-land':
         stats.held += 1;
-        return new Promise<unknown>((resolve, reject) => {
+        return new Promise<Awaited<ReturnType<ClickHouseClient['insert']>>>((resolve, reject) => {
           const h: Held = {
-            insert: ins,
+            params,
             land: f === 'hang-then-land',
             settle: (err) => (err ? reject(err) : resolve(undefined as never)),
           };
           held.push(h);
-          ins.signal?.addEventListener('abort', () => {
+          params.abort_signal?.addEventListener('abort', () => {
             if (!h.land) {
               held.splice(held.indexOf(h), 1);
               stats.failed += 1;
@@ -129,17 +104,7 @@ export function faultyClickHouse(
   const client = new Proxy(inner, {
     get(target, prop, receiver) {
       if (prop === 'insert') {
-        return (params: InsertParams) => insert(objectInsert(params));
-      }
-      if (prop === 'exec') {
-        return async (params: ExecParams) => {
-          if (!('values' in params) || params.values === undefined) {
-            return guard(target.exec.bind(target))(params);
-          }
-          const r = await insert(await textInsert(params as ExecParams & { values: Readable }));
-          // A landed text insert answers with the engine's (drained) response; a failed one threw.
-          return r ?? { stream: Readable.from([]), query_id: '', response_headers: {} };
-        };
+        return insert;
       }
       if (prop === 'ping') {
         return async () => (fault === 'down' && remaining > 0 ? { success: false, error: refused() } : target.ping());
@@ -149,7 +114,7 @@ export function faultyClickHouse(
         return v;
       }
       const bound = v.bind(target);
-      return prop === 'query' || prop === 'command' ? guard(bound) : bound;
+      return prop === 'query' || prop === 'command' || prop === 'exec' ? guard(bound) : bound;
     },
   }) as ClickHouseClient;
 
@@ -162,7 +127,7 @@ export function faultyClickHouse(
           return;
         }
         try {
-          await realInsert(h.insert);
+          await realInsert(h.params);
           h.settle();
         } catch (err) {
           h.settle(err);

@@ -26,64 +26,48 @@ const ORGANIC: Omit<InstallAttribution, 'installInstanceId' | 'status' | 'create
   reengagementCampaignId: 0,
 };
 
+type Columns = Record<string, string | number>;
+
 const ORGANIC_X = { ...ORGANIC, createdAt: null as Date | null };
-type Decided = InstallAttribution | typeof ORGANIC_X;
 
-/** The keys enrichment writes; the claim strips them from the rows it hands over (fact-outbox.ts). */
-export const ENRICHED_KEYS = [
-  'campaign_id',
-  'display_id',
-  'network',
-  'ad_set_id',
-  'ad_set_name',
-  'creative_id',
-  'creative_name',
-  'keyword_id',
-  'keyword_name',
-  'install_ts',
-  'install_day',
-  'reengagement_campaign_id',
-] as const;
-
-/**
- * The install's columns as a JSON fragment (`"k": v, …`, no braces) to append to a row's text;
- * reengagement_campaign_id is left out: it alone depends on the fact's time.
- */
-function installColumns(a: InstallAttribution | undefined, tz: string): { fragment: string; x: Decided } {
+/** The install's columns; the re-engagement campaign alone depends on the fact's time. */
+function installColumns(
+  a: InstallAttribution | undefined,
+  tz: string,
+): { cols: Columns; x: InstallAttribution | typeof ORGANIC_X } {
   const x = a?.status === 'decided' ? a : { ...ORGANIC_X, createdAt: a?.createdAt ?? null };
   const installMs = x.createdAt?.getTime() ?? 0;
-  const cols = {
-    campaign_id: x.campaignId,
-    display_id: x.displayId,
-    network: x.network,
-    ad_set_id: x.adSetId,
-    ad_set_name: x.adSetName,
-    creative_id: x.creativeId,
-    creative_name: x.creativeName,
-    keyword_id: x.keywordId,
-    keyword_name: x.keywordName,
-    install_ts: formatChTime(installMs),
-    install_day: localDay(installMs, tz),
+  return {
+    x,
+    cols: {
+      campaign_id: x.campaignId,
+      display_id: x.displayId,
+      network: x.network,
+      ad_set_id: x.adSetId,
+      ad_set_name: x.adSetName,
+      creative_id: x.creativeId,
+      creative_name: x.creativeName,
+      keyword_id: x.keywordId,
+      keyword_name: x.keywordName,
+      reengagement_campaign_id: 0,
+      install_ts: formatChTime(installMs),
+      install_day: localDay(installMs, tz),
+    },
   };
-  return { x, fragment: JSON.stringify(cols).slice(1, -1) };
 }
 
-function reengagementCampaign(x: Decided, ts: string | null, reattributionMs: number): number {
+function reengagementCampaign(
+  x: InstallAttribution | typeof ORGANIC_X,
+  row: Record<string, unknown>,
+  reattributionMs: number,
+): number {
   if (x.reengagedAt === null) {
     return 0;
   }
-  const factMs = Date.parse(`${String(ts ?? '').replace(' ', 'T')}Z`);
+  const factMs = Date.parse(`${String(row.ts ?? '').replace(' ', 'T')}Z`);
   const reengaged =
     Number.isFinite(factMs) && factMs >= x.reengagedAt.getTime() && factMs - x.reengagedAt.getTime() <= reattributionMs;
   return reengaged ? x.reengagementCampaignId : 0;
-}
-
-/** The row's JSON text (an object; the claim stripped the enriched keys) with `fragment` added. */
-function appendColumns(text: string, fragment: string): string {
-  const body = text.trimEnd();
-  const end = body.lastIndexOf('}');
-  const empty = body.slice(body.indexOf('{') + 1, end).trim() === '';
-  return `${body.slice(0, end)}${empty ? '' : ', '}${fragment}}`;
 }
 
 /** Splits claimed rows into rows ready to insert (enriched) and rows to release for later. */
@@ -125,16 +109,18 @@ export async function enrichFacts(
       wait.push(r);
       continue;
     }
-    // Installs have many facts per batch: their columns (two date formats, as JSON) are made once.
-    const tz = r.tz || 'UTC';
+    // Installs have many facts per batch: their columns (two date formats) are made once.
+    const tz = String(r.row.project_tz || 'UTC');
     const key = `${r.projectId}|${r.enrichInstall}|${tz}`;
     let c = cache.get(key);
     if (!c) {
       c = installColumns(a, tz);
       cache.set(key, c);
     }
-    const reengagement = reengagementCampaign(c.x, r.ts, p?.reattributionMs ?? 0);
-    ready.push({ ...r, text: appendColumns(r.text, `${c.fragment}, "reengagement_campaign_id": ${reengagement}`) });
+    // The claimed row is this batch's own copy (parsed from the outbox), so it is extended in place.
+    const row = Object.assign(r.row, c.cols);
+    row.reengagement_campaign_id = reengagementCampaign(c.x, row, p?.reattributionMs ?? 0);
+    ready.push(r);
   }
   return { ready, wait };
 }

@@ -12,10 +12,6 @@
 //   batches skip that read: fact ids are unique when written (decided in Postgres first).
 // - A batch ClickHouse refuses as bad data is retried row by row, so only the bad rows go to the
 //   dead-letter table with the reason; anything else ClickHouse answers counts as an outage.
-// Rows travel as the JSON text Postgres keeps: enrichment appends the install's columns to it, and
-// the text is parsed once, for the insert. (Sending the text as is, through exec with JSONEachRow
-// values, failed intermittently in the embedded engine in CI: "async inserts with both inlined and
-// external data", with the process's stdin a pipe; the object insert never did.)
 import { createHash } from 'node:crypto';
 import type { Deps } from '../../deps.ts';
 import { findPresentFactIds, insertFactRows, isRejection } from '../../store/clickhouse/facts.ts';
@@ -28,7 +24,7 @@ import {
   markBatchForRetry,
   releaseRows,
 } from '../../store/postgres/fact-outbox.ts';
-import { ENRICHED_KEYS, enrichFacts } from './enrich-facts.ts';
+import { enrichFacts } from './enrich-facts.ts';
 import { FACT_ID_COLUMN, isFactTable } from './tables.ts';
 
 export const FLUSH_BATCH_ROWS = 10_000;
@@ -99,8 +95,15 @@ async function insertBatch(
   }
   try {
     const token = batchToken(table, batchId, rows);
-    const values = rows.map((r) => JSON.parse(r.text) as Record<string, unknown>);
-    await withDeadline(ms, (signal) => insertFactRows(deps.ch, table, values, token, signal));
+    await withDeadline(ms, (signal) =>
+      insertFactRows(
+        deps.ch,
+        table,
+        rows.map((r) => r.row),
+        token,
+        signal,
+      ),
+    );
     return [];
   } catch (err) {
     if (!isRejection(err)) {
@@ -111,9 +114,7 @@ async function insertBatch(
   const failed: Failed[] = [];
   for (const r of rows) {
     try {
-      await withDeadline(ms, (signal) =>
-        insertFactRows(deps.ch, table, [JSON.parse(r.text)], `${table}:f:${r.factId}`, signal),
-      );
+      await withDeadline(ms, (signal) => insertFactRows(deps.ch, table, [r.row], `${table}:f:${r.factId}`, signal));
     } catch (err) {
       if (!isRejection(err)) {
         throw err;
@@ -126,8 +127,8 @@ async function insertBatch(
 
 /** Flushes one batch of `table`; returns what moved. Throws when ClickHouse is unreachable. */
 export async function flushFactBatch(deps: FlushDeps, table: string, opts: FlushOptions = {}): Promise<FlushResult> {
-  const stale = await findStaleBatch(deps.sql, table, opts.staleClaimMs ?? STALE_CLAIM_MS, ENRICHED_KEYS);
-  const batch = stale ?? (await claimBatch(deps.sql, table, FLUSH_BATCH_ROWS, ENRICHED_KEYS));
+  const stale = await findStaleBatch(deps.sql, table, opts.staleClaimMs ?? STALE_CLAIM_MS);
+  const batch = stale ?? (await claimBatch(deps.sql, table, FLUSH_BATCH_ROWS));
   if (!batch) {
     return { table, inserted: 0, deadLettered: 0, alreadyStored: 0, waiting: 0 };
   }

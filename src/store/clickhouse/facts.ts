@@ -2,14 +2,6 @@
 // same batch land once, in the raw table and in every materialized view fed by it.
 import type { ClickHouseClient } from './client.ts';
 
-const insertSettings = (dedupToken: string) => ({
-  insert_deduplicate: 1 as const,
-  insert_deduplication_token: dedupToken,
-  deduplicate_blocks_in_dependent_materialized_views: 1 as const,
-  date_time_input_format: 'best_effort' as const,
-  input_format_skip_unknown_fields: 0 as const,
-});
-
 export async function insertFactRows(
   ch: ClickHouseClient,
   table: string,
@@ -22,7 +14,13 @@ export async function insertFactRows(
     values: rows,
     format: 'JSONEachRow',
     abort_signal: signal,
-    clickhouse_settings: insertSettings(dedupToken),
+    clickhouse_settings: {
+      insert_deduplicate: 1,
+      insert_deduplication_token: dedupToken,
+      deduplicate_blocks_in_dependent_materialized_views: 1,
+      date_time_input_format: 'best_effort',
+      input_format_skip_unknown_fields: 0,
+    },
   });
 }
 

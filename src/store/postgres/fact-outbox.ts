@@ -9,23 +9,15 @@ export type OutboxRow = {
   /** The install whose attribution the writer adds to the row (see domain/facts/enrich-facts.ts). */
   enrichInstall?: string;
 };
-/**
- * A claimed row as the writer passes it on: its JSON text straight from Postgres, never parsed (a
- * batch is 10,000 rows; parsing and re-encoding them was most of the writer's own CPU). Rows with
- * an install to enrich from also carry the two fields enrichment reads, taken out in SQL.
- */
 export type ClaimedRow = {
   seq: string;
   factId: string;
   projectId: string;
-  /** The row as JSON text, without the keys the claim was asked to strip (enrichment adds them). */
-  text: string;
+  row: Record<string, unknown>;
   enrichInstall: string | null;
-  /** The row's `ts` and `project_tz` when enrichInstall is set, else null. */
-  ts: string | null;
-  tz: string | null;
   createdAt: Date;
 };
+
 export async function insertOutboxRows(sql: Sql, rows: OutboxRow[]): Promise<void> {
   if (rows.length === 0) {
     return;
@@ -45,10 +37,8 @@ type Claimed = {
   seq: string;
   fact_id: string;
   project_id: string;
-  text: string;
+  row: Record<string, unknown>;
   enrich_install: string | null;
-  ts: string | null;
-  tz: string | null;
   created_at: Date;
 };
 /** Oldest first: seq order, compared as decimal text (no leading zeros) without BigInt. */
@@ -58,35 +48,16 @@ const toClaimed = (r: Claimed): ClaimedRow => ({
   seq: r.seq,
   factId: r.fact_id,
   projectId: r.project_id,
-  text: r.text,
+  row: r.row,
   enrichInstall: r.enrich_install,
-  ts: r.ts,
-  tz: r.tz,
   createdAt: r.created_at,
 });
 
-/**
- * What a claiming UPDATE returns. Rows to enrich lose the keys enrichment writes (`strip`), so a
- * row never carries one twice. Computed in RETURNING: a CTE around the UPDATE, or an ORDER BY,
- * would hold the batch's ~10 MB in a tuplestore or sort that spills past work_mem.
- */
-const claimedColumns = (sql: Sql, strip: readonly string[]) => sql`
-  seq::text, fact_id, project_id,
-  CASE WHEN enrich_install IS NULL THEN row::text ELSE (row - ${strip as string[]}::text[])::text END AS text,
-  enrich_install,
-  CASE WHEN enrich_install IS NULL THEN NULL ELSE row->>'ts' END AS ts,
-  CASE WHEN enrich_install IS NULL THEN NULL ELSE row->>'project_tz' END AS tz,
-  created_at`;
-
-/**
- * Claims up to `limit` pending rows of a table as one new batch, oldest first (resting rows
- * skipped). `strip`: keys removed from rows that will be enriched.
- */
+/** Claims up to `limit` pending rows of a table as one new batch, oldest first (resting rows skipped). */
 export async function claimBatch(
   sql: Sql,
   table: string,
   limit: number,
-  strip: readonly string[] = [],
 ): Promise<{ batchId: string; rows: ClaimedRow[] } | undefined> {
   const [{ id } = { id: '' }] = await sql<{ id: string }[]>`SELECT nextval('fact_batch_seq')::text AS id`;
   const rows = await sql<Claimed[]>`
@@ -95,7 +66,7 @@ export async function claimBatch(
       SELECT seq FROM fact_outbox WHERE fact_table = ${table} AND batch_id IS NULL
         AND (not_before IS NULL OR not_before <= now())
       ORDER BY seq LIMIT ${limit} FOR UPDATE SKIP LOCKED)
-    RETURNING ${claimedColumns(sql, strip)}`;
+    RETURNING seq::text, fact_id, project_id, row, enrich_install, created_at`;
   if (rows.length === 0) {
     return undefined;
   }
@@ -110,7 +81,6 @@ export async function findStaleBatch(
   sql: Sql,
   table: string,
   olderThanMs: number,
-  strip: readonly string[] = [],
 ): Promise<{ batchId: string; rows: ClaimedRow[] } | undefined> {
   const age = olderThanMs / 1000;
   const rows = await sql<(Claimed & { batch_id: string })[]>`
@@ -120,7 +90,7 @@ export async function findStaleBatch(
         WHERE fact_table = ${table} AND batch_id IS NOT NULL AND claimed_at < now() - make_interval(secs => ${age})
         ORDER BY batch_id LIMIT 1)
       AND claimed_at < now() - make_interval(secs => ${age})
-    RETURNING batch_id::text, ${claimedColumns(sql, strip)}`;
+    RETURNING batch_id::text, seq::text, fact_id, project_id, row, enrich_install, created_at`;
   const first = rows[0];
   if (!first) {
     return undefined;
@@ -189,7 +159,7 @@ export async function deadLetter(
   await sql.begin(async (tx) => {
     for (const f of failed) {
       await tx`INSERT INTO fact_dead_letters (fact_table, fact_id, project_id, row, reason)
-        VALUES (${table}, ${f.row.factId}, ${f.row.projectId}, ${f.row.text}::text::jsonb, ${f.reason.slice(0, 2000)})`;
+        VALUES (${table}, ${f.row.factId}, ${f.row.projectId}, ${tx.json(f.row.row as never)}, ${f.reason.slice(0, 2000)})`;
     }
     await tx`DELETE FROM fact_outbox WHERE batch_id = ${batchId}`;
   });
