@@ -1,8 +1,9 @@
 // The fact writer: moves batches from the Postgres outbox into ClickHouse (flushFactBatch). A
 // table with a full batch waiting is flushed again at once; a drained table is looked at again
 // about once a second. While ClickHouse or Postgres is down it backs off and keeps the rows;
-// several workers may run it at once (batches are claimed with SKIP LOCKED). Each batch is its own
-// (one table's refused rows are dead-lettered without holding the others back).
+// several workers may run it at once (a fact is claimed by one batch only: fact_claims, keyed by
+// the outbox seq). Each batch is its own (one table's refused rows are dead-lettered without
+// holding the others back).
 import type { Deps } from '../src/deps.ts';
 import { FLUSH_BATCH_ROWS, type FlushOptions, flushFactBatch } from '../src/domain/facts/flush-facts.ts';
 import { FACT_TABLES } from '../src/domain/facts/tables.ts';
@@ -15,7 +16,7 @@ export type FactWriter = { stop: () => Promise<void> };
  * insert); the embedded engine runs one statement at a time, so two lanes settle into turns, one
  * claiming while the other inserts. They run freely: lanes that waited for each other at every
  * round (as a first version did) claimed together and inserted together, and overlapped nothing
- * (`npm run bench -- fact-writer`). Batches never share rows (SKIP LOCKED).
+ * (`npm run bench -- fact-writer`). Batches never share rows (fact_claims).
  */
 const FLUSH_LANES = 2;
 export type FactWriterOptions = FlushOptions & { intervalMs?: number; maxBackoffMs?: number };
@@ -27,7 +28,11 @@ export function startFactWriter(deps: Deps, opts: FactWriterOptions = {}): FactW
   let failures = 0;
   /** When each table is next due (ms); a full batch keeps its table due at once. */
   const due = new Map<string, number>(FACT_TABLES.map((t) => [t, Date.now() + intervalMs]));
-  /** Batches in flight per table: a free lane prefers a due table fewer lanes are working on. */
+  /**
+   * Batches in flight per table: a free lane prefers a due table fewer lanes are working on, then
+   * the one due longest (not the first in FACT_TABLES: drained tables, due again every second,
+   * must not keep a table with rows waiting).
+   */
   const busy = new Map<string, number>(FACT_TABLES.map((t) => [t, 0]));
   /** While the last batch failed: no lane starts another before this (ms). */
   let pausedUntil = 0;
@@ -50,7 +55,8 @@ export function startFactWriter(deps: Deps, opts: FactWriterOptions = {}): FactW
       if ((due.get(t) ?? 0) > now) {
         continue;
       }
-      if (best === undefined || (busy.get(t) ?? 0) < (busy.get(best) ?? 0)) {
+      const [b, bb] = [busy.get(t) ?? 0, best === undefined ? 0 : (busy.get(best) ?? 0)];
+      if (best === undefined || b < bb || (b === bb && (due.get(t) ?? 0) < (due.get(best) ?? 0))) {
         best = t;
       }
     }

@@ -1,13 +1,14 @@
 // Migrations: forward-only, numbered, recorded, safe from two processes at once (issue). Postgres
 // cases run in a throwaway database on the test server, so they start from nothing; ClickHouse
 // cases use this process's chdb engine with temp migration dirs numbered 9xxx, clear of the real ones.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { PG_MIGRATIONS } from '../../src/lib/paths.ts';
 import { migrateClickHouse, splitStatements } from '../../src/store/clickhouse/migrate.ts';
+import { claimBatch, findStaleBatch } from '../../src/store/postgres/fact-outbox.ts';
 import { listMigrationFiles, migratePostgres } from '../../src/store/postgres/migrate.ts';
 import { createPool, type Sql } from '../../src/store/postgres/pool.ts';
 import { testClickHouse } from '../support/harness.ts';
@@ -113,6 +114,34 @@ describe('migratePostgres', () => {
       await writeFile(path.join(dir, '0002_bad.sql'), 'CREATE TABLE mig_half (id int);\n');
       expect(await migratePostgres(db, dir)).toEqual(['0002_bad.sql']);
       expect(await recordedVersions(db)).toEqual([1, 2]);
+    });
+  });
+
+  it('when 0017 runs over an outbox with a batch a writer had claimed, then the batch keeps its id as a stale claim and the other rows stay claimable', async () => {
+    const files = await listMigrationFiles(PG_MIGRATIONS, '.sql');
+    const before = await migrationsDir({});
+    for (const f of files.filter((m) => m.version < 17)) {
+      await copyFile(f.file, path.join(before, f.name));
+    }
+    await withScratchDatabase(1, async ([sql]) => {
+      const db = sql as Sql;
+      await migratePostgres(db, before);
+      const project = '00000000-0000-4000-8000-000000000017';
+      await db`INSERT INTO fact_outbox (fact_table, fact_id, project_id, row, batch_id, claimed_at) VALUES
+        ('clicks', 'ck_1', ${project}, '{"click_id":"ck_1"}', 7, now()),
+        ('clicks', 'ck_2', ${project}, '{"click_id":"ck_2"}', 7, now()),
+        ('clicks', 'ck_3', ${project}, '{"click_id":"ck_3"}', NULL, NULL)`;
+      await db`SELECT setval('fact_batch_seq', 7)`;
+
+      expect(await migratePostgres(db, PG_MIGRATIONS)).toEqual(files.filter((m) => m.version >= 17).map((m) => m.name));
+      const fresh = await claimBatch(db, 'clicks', 10);
+      const stale = await findStaleBatch(db, 'clicks', 0);
+
+      expect(fresh?.rows.map((r) => r.factId)).toEqual(['ck_3']);
+      expect(fresh?.batchId).not.toBe('7');
+      expect(stale?.batchId).toBe('7');
+      expect(stale?.rows.map((r) => r.factId)).toEqual(['ck_1', 'ck_2']);
+      expect(await claimBatch(db, 'clicks', 10)).toBeUndefined();
     });
   });
 

@@ -1,5 +1,5 @@
-// SQL of the fact outbox (see sql/migrations/0004_fact_outbox.sql).
-import type { Sql } from './pool.ts';
+// SQL of the fact outbox and its writers' claims (sql/migrations/0004_fact_outbox.sql, 0017_fact_claims.sql).
+import type { Sql, Tx } from './pool.ts';
 
 export type OutboxRow = {
   table: string;
@@ -53,24 +53,67 @@ const toClaimed = (r: Claimed): ClaimedRow => ({
   createdAt: r.created_at,
 });
 
-/** Claims up to `limit` pending rows of a table as one new batch, oldest first (resting rows skipped). */
+/** The rows a batch holds (those still in the outbox), oldest first. */
+async function readBatch(sql: Sql, batchId: string): Promise<ClaimedRow[]> {
+  const rows = await sql<Claimed[]>`
+    SELECT o.seq::text, o.fact_id, o.project_id, o.row, o.enrich_install, o.created_at
+    FROM fact_claims c JOIN fact_outbox o ON o.seq = c.seq WHERE c.batch_id = ${batchId}`;
+  return rows.sort(bySeq).map(toClaimed);
+}
+
+/**
+ * The claim's plan is pinned: it runs with sorts and sequential scans disabled for its own
+ * transaction, so Postgres reads the table's pending rows through fact_outbox_pending (fact_table,
+ * created_at, seq) in order, and probes fact_claims by its key. Left to itself the planner chose
+ * by statistics, and got it badly wrong twice (bench `fact-writer`): a prepared claim ran on a
+ * generic plan that walked the whole outbox by seq and filtered by table (150–300 ms for a drained
+ * table; the writer, busy claiming drained tables once a second each, never came back to the one
+ * with rows), and with the first index column (the table) uncorrelated with the heap it preferred
+ * a full scan and a sort. Ordering by created_at, which only that index provides, keeps the
+ * primary key out of it. The batch row is only written when something was claimed.
+ */
+export const CLAIM_PLANNER_SQL = `SELECT set_config('enable_sort', 'off', true), set_config('enable_seqscan', 'off', true)`;
+export const CLAIM_SQL = `
+  WITH batch AS (SELECT nextval('fact_batch_seq') AS id),
+  claimed AS (
+    INSERT INTO fact_claims (seq, batch_id)
+    SELECT o.seq, (SELECT id FROM batch) FROM fact_outbox o
+    WHERE o.fact_table = $1 AND (o.not_before IS NULL OR o.not_before <= now())
+      AND NOT EXISTS (SELECT 1 FROM fact_claims c WHERE c.seq = o.seq)
+    ORDER BY o.created_at, o.seq LIMIT $2
+    ON CONFLICT DO NOTHING
+    RETURNING 1),
+  counted AS (SELECT count(*)::int AS n FROM claimed),
+  opened AS (
+    INSERT INTO fact_batches (id, fact_table, claimed_at)
+    SELECT batch.id, $1, now() FROM batch, counted WHERE counted.n > 0)
+  SELECT (SELECT id FROM batch)::text AS id, (SELECT n FROM counted) AS n`;
+
+/**
+ * Claims up to `limit` pending rows of a table as one new batch, oldest first (resting rows
+ * skipped). The claim writes a narrow fact_claims row per fact (migration 0017); the seq primary
+ * key makes two writers' claims exclusive. The rows are read in a second statement, on purpose:
+ * a row another writer claimed, inserted and deleted while this claim ran can be claimed again
+ * (its claim row is gone), and only a fresh snapshot sees that its outbox row is gone too.
+ */
 export async function claimBatch(
   sql: Sql,
   table: string,
   limit: number,
 ): Promise<{ batchId: string; rows: ClaimedRow[] } | undefined> {
-  const [{ id } = { id: '' }] = await sql<{ id: string }[]>`SELECT nextval('fact_batch_seq')::text AS id`;
-  const rows = await sql<Claimed[]>`
-    UPDATE fact_outbox SET batch_id = ${id}, claimed_at = now()
-    WHERE seq IN (
-      SELECT seq FROM fact_outbox WHERE fact_table = ${table} AND batch_id IS NULL
-        AND (not_before IS NULL OR not_before <= now())
-      ORDER BY seq LIMIT ${limit} FOR UPDATE SKIP LOCKED)
-    RETURNING seq::text, fact_id, project_id, row, enrich_install, created_at`;
-  if (rows.length === 0) {
+  const [claim] = await sql.begin(async (tx) => {
+    await tx.unsafe(CLAIM_PLANNER_SQL);
+    return tx.unsafe<{ id: string; n: number }[]>(CLAIM_SQL, [table, limit]);
+  });
+  if (!claim || claim.n === 0) {
     return undefined;
   }
-  return { batchId: id, rows: rows.sort(bySeq).map(toClaimed) };
+  const rows = await readBatch(sql, claim.id);
+  if (rows.length === 0) {
+    await deleteBatch(sql, claim.id);
+    return undefined;
+  }
+  return { batchId: claim.id, rows };
 }
 
 /**
@@ -83,24 +126,29 @@ export async function findStaleBatch(
   olderThanMs: number,
 ): Promise<{ batchId: string; rows: ClaimedRow[] } | undefined> {
   const age = olderThanMs / 1000;
-  const rows = await sql<(Claimed & { batch_id: string })[]>`
-    UPDATE fact_outbox SET claimed_at = now()
-    WHERE batch_id = (
-        SELECT batch_id FROM fact_outbox
-        WHERE fact_table = ${table} AND batch_id IS NOT NULL AND claimed_at < now() - make_interval(secs => ${age})
-        ORDER BY batch_id LIMIT 1)
+  const [stale] = await sql<{ id: string }[]>`
+    UPDATE fact_batches SET claimed_at = now()
+    WHERE id = (
+        SELECT id FROM fact_batches
+        WHERE fact_table = ${table} AND claimed_at < now() - make_interval(secs => ${age})
+        ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
       AND claimed_at < now() - make_interval(secs => ${age})
-    RETURNING batch_id::text, seq::text, fact_id, project_id, row, enrich_install, created_at`;
-  const first = rows[0];
-  if (!first) {
+    RETURNING id::text`;
+  if (!stale) {
     return undefined;
   }
-  return { batchId: first.batch_id, rows: rows.sort(bySeq).map(toClaimed) };
+  const rows = await readBatch(sql, stale.id);
+  if (rows.length === 0) {
+    // Its rows are gone (a user's data deleted meanwhile): nothing left to retry.
+    await deleteBatch(sql, stale.id);
+    return undefined;
+  }
+  return { batchId: stale.id, rows };
 }
 
 /** Makes a batch whose insert failed due for a retry on the next pass (it keeps its id and token). */
 export async function markBatchForRetry(sql: Sql, batchId: string): Promise<void> {
-  await sql`UPDATE fact_outbox SET claimed_at = 'epoch' WHERE batch_id = ${batchId}`;
+  await sql`UPDATE fact_batches SET claimed_at = 'epoch' WHERE id = ${batchId}`;
 }
 
 /**
@@ -108,36 +156,40 @@ export async function markBatchForRetry(sql: Sql, batchId: string): Promise<void
  * writer then treats them like a retry and skips fact ids ClickHouse already holds.
  */
 export async function insertRetryBatch(sql: Sql, table: string, rows: OutboxRow[]): Promise<string> {
-  const [{ id } = { id: '' }] = await sql<{ id: string }[]>`SELECT nextval('fact_batch_seq')::text AS id`;
-  const values = rows.map((r) => ({
-    fact_table: table,
-    fact_id: r.factId,
-    project_id: r.projectId,
-    row: sql.json(r.row as never),
-    batch_id: id,
-    claimed_at: new Date(0),
-  }));
-  await sql`INSERT INTO fact_outbox ${sql(values, 'fact_table', 'fact_id', 'project_id', 'row', 'batch_id', 'claimed_at')}`;
-  return id;
+  const payload = JSON.stringify(rows.map((r) => ({ f: r.factId, p: r.projectId, r: r.row })));
+  const [batch] = await sql<{ id: string }[]>`
+    WITH batch AS (
+      INSERT INTO fact_batches (id, fact_table, claimed_at) VALUES (nextval('fact_batch_seq'), ${table}, 'epoch')
+      RETURNING id),
+    added AS (
+      INSERT INTO fact_outbox (fact_table, fact_id, project_id, row)
+      SELECT ${table}, x->>'f', (x->>'p')::uuid, x->'r' FROM jsonb_array_elements(${payload}::text::jsonb) AS x
+      RETURNING seq),
+    claimed AS (INSERT INTO fact_claims (seq, batch_id) SELECT seq, (SELECT id FROM batch) FROM added)
+    SELECT id::text FROM batch`;
+  return batch?.id ?? '';
 }
 
 /**
  * Gives rows back to the queue (their install's attribution is not decided yet). They rest a
  * quarter of their age, between 1 and 30 s, before a claim takes them again (wakeRestingRows ends
- * that early), so waiting rows are not claimed and given back on every tick.
+ * that early), so waiting rows are not claimed and given back on every tick. One statement: a
+ * claim never sees a row unclaimed but not yet resting.
  */
 export async function releaseRows(sql: Sql, seqs: string[]): Promise<void> {
   if (seqs.length > 0) {
-    await sql`UPDATE fact_outbox SET batch_id = NULL, claimed_at = NULL,
-      not_before = now() + LEAST(interval '30 seconds', GREATEST(interval '1 second', (now() - created_at) / 4))
+    await sql`
+      WITH unclaimed AS (DELETE FROM fact_claims WHERE seq = ANY(${seqs}::bigint[]))
+      UPDATE fact_outbox SET
+        not_before = now() + LEAST(interval '30 seconds', GREATEST(interval '1 second', (now() - created_at) / 4))
       WHERE seq = ANY(${seqs}::bigint[])`;
   }
 }
 
 /**
  * The install's attribution is decided: its resting rows may be claimed at once. Rows a writer is
- * claiming or giving back right now are skipped rather than waited for (that wait held up the
- * decision's whole commit group); such a row goes out when its rest ends (at most 30 s).
+ * giving back right now are skipped rather than waited for (that wait held up the decision's
+ * whole commit group); such a row goes out when its rest ends (at most 30 s).
  */
 export async function wakeRestingRows(sql: Sql, projectId: string, installInstanceId: string): Promise<void> {
   await sql`UPDATE fact_outbox SET not_before = NULL WHERE seq IN (
@@ -146,8 +198,15 @@ export async function wakeRestingRows(sql: Sql, projectId: string, installInstan
     FOR UPDATE SKIP LOCKED)`;
 }
 
-export async function deleteBatch(sql: Sql, batchId: string): Promise<void> {
-  await sql`DELETE FROM fact_outbox WHERE batch_id = ${batchId}`;
+/**
+ * Deletes a batch: its claims, its rows and the batch, in one statement, so no claim ever sees
+ * one of its rows in the outbox without its claim.
+ */
+export async function deleteBatch(sql: Sql | Tx, batchId: string): Promise<void> {
+  await sql`
+    WITH claims AS (DELETE FROM fact_claims WHERE batch_id = ${batchId} RETURNING seq),
+    facts AS (DELETE FROM fact_outbox WHERE seq IN (SELECT seq FROM claims))
+    DELETE FROM fact_batches WHERE id = ${batchId}`;
 }
 
 export async function deadLetter(
@@ -161,7 +220,7 @@ export async function deadLetter(
       await tx`INSERT INTO fact_dead_letters (fact_table, fact_id, project_id, row, reason)
         VALUES (${table}, ${f.row.factId}, ${f.row.projectId}, ${tx.json(f.row.row as never)}, ${f.reason.slice(0, 2000)})`;
     }
-    await tx`DELETE FROM fact_outbox WHERE batch_id = ${batchId}`;
+    await deleteBatch(tx, batchId);
   });
 }
 
@@ -184,9 +243,8 @@ export type OutboxTableStatus = { table: string; rows: number; claimed: number; 
 /** Rows waiting per table (exact; for operators), how many are claimed, and the oldest row's age. */
 export async function outboxStatus(sql: Sql): Promise<OutboxTableStatus[]> {
   const rows = await sql<{ fact_table: string; n: number; claimed: number; oldest: Date }[]>`
-    SELECT fact_table, count(*)::int AS n, (count(*) FILTER (WHERE batch_id IS NOT NULL))::int AS claimed,
-      min(created_at) AS oldest
-    FROM fact_outbox GROUP BY fact_table ORDER BY fact_table`;
+    SELECT o.fact_table, count(*)::int AS n, count(c.seq)::int AS claimed, min(o.created_at) AS oldest
+    FROM fact_outbox o LEFT JOIN fact_claims c ON c.seq = o.seq GROUP BY o.fact_table ORDER BY o.fact_table`;
   return rows.map((r) => ({ table: r.fact_table, rows: r.n, claimed: r.claimed, oldestCreatedAt: r.oldest }));
 }
 

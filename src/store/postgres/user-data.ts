@@ -49,8 +49,8 @@ export async function findClaimedUserBatches(
   f: Pick<UserFootprint, 'installIds' | 'clickIds'>,
 ): Promise<string[]> {
   const rows = await sql<{ batch_id: string }[]>`
-    SELECT DISTINCT o.batch_id::text FROM fact_outbox o
-    WHERE o.batch_id IS NOT NULL AND ${userFacts(sql, projectId, userId, f)('o')}`;
+    SELECT DISTINCT c.batch_id::text FROM fact_outbox o JOIN fact_claims c ON c.seq = o.seq
+    WHERE ${userFacts(sql, projectId, userId, f)('o')}`;
   return rows.map((r) => r.batch_id);
 }
 
@@ -112,6 +112,6 @@ export async function batchesStillClaimed(sql: Sql, batchIds: string[]): Promise
     return false;
   }
   const [r] = await sql<{ n: number }[]>`
-    SELECT count(*)::int AS n FROM fact_outbox WHERE batch_id = ANY(${batchIds}::bigint[])`;
+    SELECT count(*)::int AS n FROM fact_batches WHERE id = ANY(${batchIds}::bigint[])`;
   return (r?.n ?? 0) > 0;
 }

@@ -1,0 +1,132 @@
+// Writers' claims (migration 0017): a claim is a row per fact in fact_claims, exclusive by the
+// outbox seq. Writers claiming, giving back and deleting batches of one table at the same time
+// each get every fact at most once, and together all of them. A table name of its own keeps the
+// other tests' rows (same database, running alongside) out of these claims.
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import {
+  CLAIM_PLANNER_SQL,
+  CLAIM_SQL,
+  claimBatch,
+  deleteBatch,
+  findStaleBatch,
+  insertOutboxRows,
+  markBatchForRetry,
+  type OutboxRow,
+  releaseRows,
+} from '../../src/store/postgres/fact-outbox.ts';
+import { newProject, useHarness } from '../support/harness.ts';
+
+const h = useHarness();
+
+async function fill(table: string, projectId: string, n: number): Promise<string[]> {
+  const ids = Array.from({ length: n }, (_, i) => `f_${i}`);
+  for (let i = 0; i < n; i += 500) {
+    const rows: OutboxRow[] = ids.slice(i, i + 500).map((id) => ({ table, factId: id, projectId, row: { id } }));
+    await insertOutboxRows(h().deps.sql, rows);
+  }
+  return ids;
+}
+
+describe('fact claims', () => {
+  it('when six writers claim, give back and delete batches of one table at once, then every fact is taken exactly once', async () => {
+    // Arrange: 3,000 pending rows of a table only this test uses
+    const { deps } = h();
+    const p = await newProject(deps);
+    const table = `claims_${randomUUID().slice(0, 8)}`;
+    const ids = await fill(table, p.project.id, 3000);
+    const taken: string[] = [];
+    // Act: each writer claims 97 rows, gives one back now and then (due again after its rest is
+    // cleared below), and deletes the rest, until nothing is left
+    const writer = async (w: number) => {
+      for (let round = 0; ; round++) {
+        const batch = await claimBatch(deps.sql, table, 97);
+        if (!batch) {
+          return;
+        }
+        const back = round % 3 === w % 3 ? batch.rows.slice(0, 1) : [];
+        if (back.length > 0) {
+          await releaseRows(
+            deps.sql,
+            back.map((r) => r.seq),
+          );
+          // wake them as wakeRestingRows does: rows another writer is deleting are skipped, not waited for
+          await deps.sql`UPDATE fact_outbox SET not_before = NULL WHERE seq IN (
+            SELECT seq FROM fact_outbox WHERE fact_table = ${table} AND not_before IS NOT NULL FOR UPDATE SKIP LOCKED)`;
+        }
+        taken.push(...batch.rows.slice(back.length).map((r) => r.factId));
+        await deleteBatch(deps.sql, batch.batchId);
+      }
+    };
+    // (a row given back while the others were deleting may still rest: wake it and go again)
+    for (let pass = 0; pass < 5; pass++) {
+      await Promise.all([0, 1, 2, 3, 4, 5].map(writer));
+      const woken = await deps.sql`UPDATE fact_outbox SET not_before = NULL WHERE fact_table = ${table}`;
+      if (woken.count === 0) {
+        break;
+      }
+    }
+    const [left] = await deps.sql<{ outbox: number; claims: number; batches: number }[]>`
+      SELECT (SELECT count(*)::int FROM fact_outbox WHERE fact_table = ${table}) AS outbox,
+        (SELECT count(*)::int FROM fact_claims c JOIN fact_outbox o ON o.seq = c.seq WHERE o.fact_table = ${table}) AS claims,
+        (SELECT count(*)::int FROM fact_batches WHERE fact_table = ${table}) AS batches`;
+
+    // Assert
+    expect(taken.length).toBe(ids.length);
+    expect(new Set(taken).size).toBe(ids.length);
+    expect(left).toEqual({ outbox: 0, claims: 0, batches: 0 });
+  });
+
+  it('when a batch is marked for retry, then only one of two writers retrying at once takes it, with the same id and rows', async () => {
+    // Arrange
+    const { deps } = h();
+    const p = await newProject(deps);
+    const table = `claims_${randomUUID().slice(0, 8)}`;
+    await fill(table, p.project.id, 5);
+    const batch = await claimBatch(deps.sql, table, 10);
+    // Act
+    const notYet = await findStaleBatch(deps.sql, table, 60_000);
+    await markBatchForRetry(deps.sql, batch?.batchId ?? '');
+    const [a, b] = await Promise.all([
+      findStaleBatch(deps.sql, table, 60_000),
+      findStaleBatch(deps.sql, table, 60_000),
+    ]);
+    const fresh = await claimBatch(deps.sql, table, 10);
+
+    // Assert
+    expect(notYet).toBeUndefined();
+    const retried = [a, b].filter((x) => x !== undefined);
+    expect(retried).toHaveLength(1);
+    expect(retried[0]?.batchId).toBe(batch?.batchId);
+    expect(retried[0]?.rows.map((r) => r.factId)).toEqual(['f_0', 'f_1', 'f_2', 'f_3', 'f_4']);
+    expect(fresh).toBeUndefined();
+  });
+
+  it('when the claim is planned for "some table" (a generic plan) or for a drained one, then it reads the table through its pending index, never the whole outbox', async () => {
+    // Arrange: rows of one table, fresh statistics
+    const { deps } = h();
+    const p = await newProject(deps);
+    const table = `claims_${randomUUID().slice(0, 8)}`;
+    await fill(table, p.project.id, 2000);
+    await deps.sql`ANALYZE fact_outbox`;
+    const explain = (generic: boolean, forTable: string) =>
+      deps.sql.begin(async (tx) => {
+        await tx.unsafe(CLAIM_PLANNER_SQL);
+        await tx.unsafe(`SET LOCAL plan_cache_mode = ${generic ? 'force_generic_plan' : 'force_custom_plan'}`);
+        await tx.unsafe(`PREPARE claim_plan_test(text, bigint) AS ${CLAIM_SQL}`);
+        const rows = await tx.unsafe<{ 'QUERY PLAN': string }[]>(
+          `EXPLAIN EXECUTE claim_plan_test('${forTable}', 10000)`,
+        );
+        await tx.unsafe('DEALLOCATE claim_plan_test');
+        return rows.map((r) => r['QUERY PLAN']).join('\n');
+      });
+    // Act
+    const plans = [await explain(true, table), await explain(false, 'claims_drained'), await explain(false, table)];
+
+    // Assert
+    for (const plan of plans) {
+      expect(plan).toContain('fact_outbox_pending');
+      expect(plan).not.toMatch(/fact_outbox_pkey|Seq Scan on fact_outbox|Sort Key: o\./);
+    }
+  });
+});
