@@ -1,6 +1,16 @@
 // Queue names and their retry policy, in one place. Each feature adds its queue here; a name not
 // listed runs with DEFAULT_QUEUE_OPTIONS.
-export type QueueOptions = { attempts: number; backoffMs: number; concurrency: number };
+export type QueueOptions = {
+  attempts: number;
+  backoffMs: number;
+  concurrency: number;
+  /**
+   * A job still running after this long fails and is retried (its late result is ignored); none if
+   * unset. Without it a job stuck on a call that never settles (seen after a Postgres restart) held
+   * its BullMQ lock, renewed by its live worker, until the process stopped.
+   */
+  timeoutMs?: number;
+};
 
 export const DEFAULT_QUEUE_OPTIONS: QueueOptions = { attempts: 5, backoffMs: 1000, concurrency: 4 };
 
@@ -13,9 +23,12 @@ export const QUEUES = {
 export const QUEUE_OPTIONS: Readonly<Record<string, QueueOptions>> = {
   // Retries while an ad network's attribution API (Apple Search Ads) is briefly unavailable. Jobs
   // running together are decided in batches (attributionBatcher), so many may run at once.
-  [QUEUES.attribution]: { attempts: 12, backoffMs: 500, concurrency: 64 },
+  // Deciding is idempotent (the decision only lands on a pending install), so a retry of a job
+  // that was stuck is safe.
+  [QUEUES.attribution]: { attempts: 12, backoffMs: 500, concurrency: 64, timeoutMs: 120_000 },
   // Outgoing deliveries (Meta CAPI, webhooks): rows carry the same attempts and backoff, then go dead.
-  [QUEUES.deliveries]: { attempts: 8, backoffMs: 1000, concurrency: 4 },
+  // Rows are leased per attempt, so a retry of a stuck job sends only what is still due.
+  [QUEUES.deliveries]: { attempts: 8, backoffMs: 1000, concurrency: 4, timeoutMs: 120_000 },
   // One daily pass at a time; a retry continues where it stopped (installs pushed today are skipped).
   [QUEUES.uninstallPass]: { attempts: 3, backoffMs: 60_000, concurrency: 1 },
 };

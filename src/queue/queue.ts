@@ -3,9 +3,25 @@
 import { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { type QueueName, queueOptions } from './names.ts';
+import { type QueueName, type QueueOptions, queueOptions } from './names.ts';
 
 export type JobHandler = (payload: unknown) => Promise<void>;
+type OptionsFor = (name: QueueName) => QueueOptions;
+
+/** The handler, failing the job when it has not settled within the queue's timeoutMs. */
+function withTimeout(name: QueueName, handler: JobHandler, optionsFor: OptionsFor): JobHandler {
+  const ms = optionsFor(name).timeoutMs;
+  if (ms === undefined) {
+    return handler;
+  }
+  return (payload) =>
+    new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`job did not finish within ${ms} ms`)), ms);
+      handler(payload)
+        .then(resolve, reject)
+        .finally(() => clearTimeout(timer));
+    });
+}
 
 export interface JobQueue {
   readonly kind: 'bullmq' | 'in-process';
@@ -14,13 +30,18 @@ export interface JobQueue {
   close(): Promise<void>;
 }
 
-export function createBullQueue(connection: Redis, workerConnection: () => Redis, log: Logger): JobQueue {
+export function createBullQueue(
+  connection: Redis,
+  workerConnection: () => Redis,
+  log: Logger,
+  optionsFor: OptionsFor = queueOptions,
+): JobQueue {
   const queues = new Map<QueueName, Queue>();
   const workers: Worker[] = [];
   const queueFor = (name: QueueName): Queue => {
     let q = queues.get(name);
     if (!q) {
-      const o = queueOptions(name);
+      const o = optionsFor(name);
       q = new Queue(name, {
         connection,
         defaultJobOptions: {
@@ -41,9 +62,10 @@ export function createBullQueue(connection: Redis, workerConnection: () => Redis
     },
     async startWorkers(handlers) {
       for (const [name, handler] of Object.entries(handlers) as [QueueName, JobHandler][]) {
-        const w = new Worker(name, (job) => handler(job.data), {
+        const run = withTimeout(name, handler, optionsFor);
+        const w = new Worker(name, (job) => run(job.data), {
           connection: workerConnection(),
-          concurrency: queueOptions(name).concurrency,
+          concurrency: optionsFor(name).concurrency,
         });
         w.on('failed', (job, err) => log.warn({ queue: name, jobId: job?.id, err: err.message }, 'job failed'));
         w.on('error', (err) => log.error({ queue: name, err: err.message }, 'worker error'));
@@ -66,7 +88,7 @@ type Pending = { name: QueueName; payload: unknown; jobId: string; attempt: numb
  * and the ClickHouse engine at once, and close() waits only for the jobs already running. Jobs not
  * yet started when the process stops are re-enqueued from Postgres state (the reconciler).
  */
-export function createInProcessQueue(log: Logger): JobQueue {
+export function createInProcessQueue(log: Logger, optionsFor: OptionsFor = queueOptions): JobQueue {
   const handlers: Record<QueueName, JobHandler> = {};
   const pending = new Map<string, Pending>();
   const timers = new Set<NodeJS.Timeout>();
@@ -91,7 +113,7 @@ export function createInProcessQueue(log: Logger): JobQueue {
   };
   const drain = (name: QueueName) => {
     const line = ready.get(name) ?? [];
-    while (!closed && handlers[name] && line.length > 0 && (active.get(name) ?? 0) < queueOptions(name).concurrency) {
+    while (!closed && handlers[name] && line.length > 0 && (active.get(name) ?? 0) < optionsFor(name).concurrency) {
       run(line.shift() as Pending);
     }
   };
@@ -103,7 +125,7 @@ export function createInProcessQueue(log: Logger): JobQueue {
         pending.delete(`${job.name}:${job.jobId}`);
       })
       .catch((err: unknown) => {
-        const o = queueOptions(job.name);
+        const o = optionsFor(job.name);
         log.warn({ queue: job.name, jobId: job.jobId, attempt: job.attempt, err: String(err) }, 'job failed');
         if (job.attempt + 1 < o.attempts) {
           schedule({ ...job, attempt: job.attempt + 1 }, o.backoffMs * 2 ** job.attempt);
@@ -130,7 +152,9 @@ export function createInProcessQueue(log: Logger): JobQueue {
       schedule(job, 0);
     },
     async startWorkers(h) {
-      Object.assign(handlers, h);
+      for (const [name, handler] of Object.entries(h)) {
+        handlers[name] = withTimeout(name, handler, optionsFor);
+      }
       for (const name of Object.keys(h)) {
         drain(name as QueueName);
       }

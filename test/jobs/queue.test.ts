@@ -26,6 +26,16 @@ function recorder(failures = 0) {
   return { calls, handler };
 }
 
+/** A handler whose first call never settles (a call stuck for good); later calls succeed. */
+function stuckOnce() {
+  const calls: unknown[] = [];
+  const handler = (payload: unknown) => {
+    calls.push(payload);
+    return calls.length === 1 ? new Promise<void>(() => {}) : Promise.resolve();
+  };
+  return { calls, handler };
+}
+
 describe('in-process queue', () => {
   let queue: JobQueue;
   beforeEach(() => {
@@ -161,6 +171,30 @@ describe('in-process queue', () => {
 
     expect(r.calls).toHaveLength(1);
   });
+
+  it('when a job never settles, then it fails at its timeout, is retried, and close() no longer waits for it', async () => {
+    const timed = createInProcessQueue(log, () => ({ ...DEFAULT_QUEUE_OPTIONS, timeoutMs: 10_000 }));
+    const r = stuckOnce();
+    await timed.startWorkers({ [NAME]: r.handler });
+    await timed.enqueue(NAME, 'p', 'stuck-once');
+    await vi.advanceTimersByTimeAsync(9_999);
+    const beforeTimeout = r.calls.length;
+
+    await vi.advanceTimersByTimeAsync(1 + backoffMs);
+    await timed.enqueue(NAME, 'again', 'stuck-once');
+    await vi.advanceTimersByTimeAsync(0);
+
+    expect(beforeTimeout).toBe(1);
+    // The retry ran and completed, so the jobId was free again.
+    expect(r.calls).toEqual(['p', 'p', 'again']);
+    await timed.close();
+  });
+
+  it('when the queues are listed, then attribution and deliveries jobs have a timeout and the daily pass has none', () => {
+    expect(queueOptions('attribution').timeoutMs).toBe(120_000);
+    expect(queueOptions('deliveries').timeoutMs).toBe(120_000);
+    expect(queueOptions('uninstall-pass').timeoutMs).toBeUndefined();
+  });
 });
 
 const redisUrl = inject('redisUrl');
@@ -172,7 +206,7 @@ describe('BullMQ queue', () => {
   const inspectors: Queue[] = [];
   const queues: JobQueue[] = [];
 
-  async function bull(name: string): Promise<{ queue: JobQueue; inspect: Queue }> {
+  async function bull(name: string, optionsFor = queueOptions): Promise<{ queue: JobQueue; inspect: Queue }> {
     const url = redisUrl as string;
     const commands = createRedis(url, 'commands');
     conns.push(commands);
@@ -185,6 +219,7 @@ describe('BullMQ queue', () => {
         return w;
       },
       log,
+      optionsFor,
     );
     queues.push(queue);
     const inspectConn = createRedis(url, 'worker');
@@ -254,6 +289,24 @@ describe('BullMQ queue', () => {
       expect(job?.attemptsMade).toBe(2);
       expect(job?.opts.attempts).toBe(attempts);
       expect(job?.opts.backoff).toEqual({ type: 'exponential', delay: backoffMs });
+    },
+    30_000,
+  );
+
+  it.skipIf(!redisUrl)(
+    'when a job never settles (needs Redis: set TEST_REDIS_URL), then it fails at its timeout and its retry completes',
+    async () => {
+      const name = `test-timeout-${runId}`;
+      const { queue, inspect } = await bull(name, () => ({ ...DEFAULT_QUEUE_OPTIONS, backoffMs: 50, timeoutMs: 500 }));
+      const r = stuckOnce();
+
+      await queue.startWorkers({ [name]: r.handler });
+      await queue.enqueue(name, 'p', 'stuck-once');
+      await until(async () => (await inspect.getCompletedCount()) === 1);
+
+      expect(r.calls).toEqual(['p', 'p']);
+      const job = await inspect.getJob('stuck-once');
+      expect(job?.attemptsMade).toBe(2);
     },
     30_000,
   );
