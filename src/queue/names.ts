@@ -10,7 +10,19 @@ export type QueueOptions = {
    * its BullMQ lock, renewed by its live worker, until the process stopped.
    */
   timeoutMs?: number;
+  /**
+   * The retry delay doubles from backoffMs up to this; unbounded if unset. Attribution jobs that
+   * failed through an outage of a few seconds had reached 16–64 s delays, so installs settled only
+   * when the reconciler's next minute came (fault suite drains of 53–89 s).
+   */
+  maxBackoffMs?: number;
 };
+
+/** Delay before the retry that follows `attemptsMade` tries (1 after the first failure). */
+export function retryDelayMs(o: QueueOptions, attemptsMade: number): number {
+  const exponential = o.backoffMs * 2 ** Math.max(0, attemptsMade - 1);
+  return o.maxBackoffMs === undefined ? exponential : Math.min(o.maxBackoffMs, exponential);
+}
 
 export const DEFAULT_QUEUE_OPTIONS: QueueOptions = { attempts: 5, backoffMs: 1000, concurrency: 4 };
 
@@ -24,8 +36,9 @@ export const QUEUE_OPTIONS: Readonly<Record<string, QueueOptions>> = {
   // Retries while an ad network's attribution API (Apple Search Ads) is briefly unavailable. Jobs
   // running together are decided in batches (attributionBatcher), so many may run at once.
   // Deciding is idempotent (the decision only lands on a pending install), so a retry of a job
-  // that was stuck is safe.
-  [QUEUES.attribution]: { attempts: 12, backoffMs: 500, concurrency: 64, timeoutMs: 120_000 },
+  // that was stuck is safe. Retries stop growing at 5 s (12 tries span about 50 s); installs still
+  // undecided after that are re-enqueued every minute by the reconciler.
+  [QUEUES.attribution]: { attempts: 12, backoffMs: 500, concurrency: 64, timeoutMs: 120_000, maxBackoffMs: 5_000 },
   // Outgoing deliveries (Meta CAPI, webhooks): rows carry the same attempts and backoff, then go dead.
   // Rows are leased per attempt, so a retry of a stuck job sends only what is still due.
   [QUEUES.deliveries]: { attempts: 8, backoffMs: 1000, concurrency: 4, timeoutMs: 120_000 },

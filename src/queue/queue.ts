@@ -3,7 +3,7 @@
 import { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { type QueueName, type QueueOptions, queueOptions } from './names.ts';
+import { type QueueName, type QueueOptions, queueOptions, retryDelayMs } from './names.ts';
 
 export type JobHandler = (payload: unknown) => Promise<void>;
 type OptionsFor = (name: QueueName) => QueueOptions;
@@ -46,7 +46,8 @@ export function createBullQueue(
         connection,
         defaultJobOptions: {
           attempts: o.attempts,
-          backoff: { type: 'exponential', delay: o.backoffMs },
+          // 'capped': the worker's backoffStrategy (retryDelayMs) computes it.
+          backoff: { type: o.maxBackoffMs === undefined ? 'exponential' : 'capped', delay: o.backoffMs },
           removeOnComplete: { age: 3600, count: 10_000 },
           removeOnFail: { age: 7 * 24 * 3600 },
         },
@@ -63,9 +64,11 @@ export function createBullQueue(
     async startWorkers(handlers) {
       for (const [name, handler] of Object.entries(handlers) as [QueueName, JobHandler][]) {
         const run = withTimeout(name, handler, optionsFor);
+        const o = optionsFor(name);
         const w = new Worker(name, (job) => run(job.data), {
           connection: workerConnection(),
-          concurrency: optionsFor(name).concurrency,
+          concurrency: o.concurrency,
+          settings: { backoffStrategy: (attemptsMade: number) => retryDelayMs(o, attemptsMade) },
         });
         w.on('failed', (job, err) => log.warn({ queue: name, jobId: job?.id, err: err.message }, 'job failed'));
         w.on('error', (err) => log.error({ queue: name, err: err.message }, 'worker error'));
@@ -128,7 +131,7 @@ export function createInProcessQueue(log: Logger, optionsFor: OptionsFor = queue
         const o = optionsFor(job.name);
         log.warn({ queue: job.name, jobId: job.jobId, attempt: job.attempt, err: String(err) }, 'job failed');
         if (job.attempt + 1 < o.attempts) {
-          schedule({ ...job, attempt: job.attempt + 1 }, o.backoffMs * 2 ** job.attempt);
+          schedule({ ...job, attempt: job.attempt + 1 }, retryDelayMs(o, job.attempt + 1));
         } else {
           pending.delete(`${job.name}:${job.jobId}`);
         }

@@ -190,8 +190,30 @@ describe('in-process queue', () => {
     await timed.close();
   });
 
+  it('when a queue caps its backoff, then retries wait 100, 200, 300, 300 ms (doubling, then the cap)', async () => {
+    const capped = createInProcessQueue(log, () => ({
+      attempts: 5,
+      backoffMs: 100,
+      maxBackoffMs: 300,
+      concurrency: 1,
+    }));
+    const times: number[] = [];
+    await capped.startWorkers({
+      [NAME]: async () => {
+        times.push(Date.now());
+        throw new Error('planned failure');
+      },
+    });
+    await capped.enqueue(NAME, 'p', 'job-capped');
+    await vi.runAllTimersAsync();
+    await capped.close();
+
+    expect(times.slice(1).map((t, i) => t - (times[i] ?? 0))).toEqual([100, 200, 300, 300]);
+  });
+
   it('when the queues are listed, then attribution and deliveries jobs have a timeout and the daily pass has none', () => {
     expect(queueOptions('attribution').timeoutMs).toBe(120_000);
+    expect(queueOptions('attribution').maxBackoffMs).toBe(5_000);
     expect(queueOptions('deliveries').timeoutMs).toBe(120_000);
     expect(queueOptions('uninstall-pass').timeoutMs).toBeUndefined();
   });
@@ -307,6 +329,29 @@ describe('BullMQ queue', () => {
       expect(r.calls).toEqual(['p', 'p']);
       const job = await inspect.getJob('stuck-once');
       expect(job?.attemptsMade).toBe(2);
+    },
+    30_000,
+  );
+
+  it.skipIf(!redisUrl)(
+    'when a queue caps its backoff (needs Redis: set TEST_REDIS_URL), then BullMQ retries through the capped strategy and the job completes',
+    async () => {
+      const name = `test-capped-${runId}`;
+      const { queue, inspect } = await bull(name, () => ({
+        ...DEFAULT_QUEUE_OPTIONS,
+        backoffMs: 50,
+        maxBackoffMs: 60,
+      }));
+      const r = recorder(2);
+
+      await queue.startWorkers({ [name]: r.handler });
+      await queue.enqueue(name, 'p', 'capped');
+      await until(async () => (await inspect.getCompletedCount()) === 1);
+
+      expect(r.calls).toEqual(['p', 'p', 'p']);
+      const job = await inspect.getJob('capped');
+      expect(job?.opts.backoff).toEqual({ type: 'capped', delay: 50 });
+      expect(job?.attemptsMade).toBe(3);
     },
     30_000,
   );
