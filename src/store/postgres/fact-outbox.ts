@@ -200,12 +200,13 @@ export async function wakeRestingRows(sql: Sql, projectId: string, installInstan
 
 /**
  * Deletes a batch: its claims, its rows and the batch, in one statement, so no claim ever sees
- * one of its rows in the outbox without its claim.
+ * one of its rows in the outbox without its claim. The rows go by primary key lookups (= ANY of
+ * the claimed seqs); a semi join walked the outbox's key from its head to the batch's last row.
  */
 export async function deleteBatch(sql: Sql | Tx, batchId: string): Promise<void> {
   await sql`
     WITH claims AS (DELETE FROM fact_claims WHERE batch_id = ${batchId} RETURNING seq),
-    facts AS (DELETE FROM fact_outbox WHERE seq IN (SELECT seq FROM claims))
+    facts AS (DELETE FROM fact_outbox WHERE seq = ANY(ARRAY(SELECT seq FROM claims)))
     DELETE FROM fact_batches WHERE id = ${batchId}`;
 }
 
