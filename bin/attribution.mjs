@@ -3,5 +3,5 @@
 import { register } from 'tsx/esm/api';
 
 register();
-const { runCli } = await import('../src/cli/main.ts');
-process.exit(await runCli(process.argv.slice(2)));
+const { runCliProcess } = await import('../src/cli/main.ts');
+runCliProcess();

@@ -5,6 +5,8 @@ import { ConfigError, loadConfig } from '../config.ts';
 import { closeDeps, createDeps, createPgDeps, type PgDeps } from '../deps.ts';
 import { InputError } from '../domain/projects/input-error.ts';
 import { createLogger } from '../lib/logger.ts';
+import { detachStdinFromEngine } from '../store/clickhouse/stdin-guard.ts';
+import { guardTypeFetchRejections } from '../store/postgres/type-fetch-guard.ts';
 import { COMMANDS, type CommandSpec, HELP } from './commands.ts';
 import { type Flags, parseFlags } from './flags.ts';
 
@@ -84,7 +86,15 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+/**
+ * The CLI as a process (`npm run cli`, the package bin). As the service does (src/main.ts): no
+ * command reads stdin, and the embedded engine would read lines waiting there as INSERT data
+ * (`yes | npm run migrate` failed its first insert), and a Postgres connection dropped while it
+ * opens must not end the command on an unhandled rejection.
+ */
+export function runCliProcess(): void {
+  detachStdinFromEngine();
+  guardTypeFetchRejections(createLogger(process.env.LOG_LEVEL ?? 'warn', process.stderr));
   runCli(process.argv.slice(2)).then(
     (code) => process.exit(code),
     (err) => {
@@ -92,4 +102,8 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
       process.exit(1);
     },
   );
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  runCliProcess();
 }

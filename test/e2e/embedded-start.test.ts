@@ -175,6 +175,27 @@ describe('npm start in embedded mode', () => {
   );
 
   it(
+    "when lines keep arriving on the CLI's stdin while `migrate` sets up an empty data dir, then the embedded engine never reads them as INSERT data and it exits 0 with the migrations applied",
+    async () => {
+      const dir = await emptyDataDir();
+      const cliEnv = cleanEnv({ DATA_DIR: dir, EMBEDDED_PG_PORT: String(await freePort()), LOG_LEVEL: 'warn' });
+      const cli = startNode([...BIN, 'migrate'], cliEnv);
+      cli.proc.stdin?.on('error', () => {});
+      const typing = setInterval(() => cli.proc.stdin?.write('y\n'), 5);
+      let exit: Awaited<ReturnType<Child['waitExit']>>;
+      try {
+        exit = await cli.waitExit(BOOT_MS);
+      } finally {
+        clearInterval(typing);
+      }
+
+      expect(exit, cli.stderr()).toEqual({ code: 0, signal: null });
+      expect(cli.stdout()).toContain('migrations applied');
+    },
+    TEST_MS,
+  );
+
+  it(
     'when lines keep arriving on its stdin (a pipe), then facts still reach ClickHouse: the embedded engine never reads them as INSERT data',
     async () => {
       expect(first, 'needs the first start').toBeDefined();
