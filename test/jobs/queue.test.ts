@@ -8,6 +8,7 @@ import { createLogger } from '../../src/lib/logger.ts';
 import { DEFAULT_QUEUE_OPTIONS, queueOptions } from '../../src/queue/names.ts';
 import { createBullQueue, createInProcessQueue, type JobQueue } from '../../src/queue/queue.ts';
 import { createRedis, waitForRedis } from '../../src/store/redis/client.ts';
+import { cleanEnv, startNode } from '../support/processes.ts';
 
 const log = createLogger('silent');
 // Not listed in QUEUE_OPTIONS, so it runs with the defaults.
@@ -354,5 +355,29 @@ describe('BullMQ queue', () => {
       expect(job?.attemptsMade).toBe(3);
     },
     30_000,
+  );
+
+  it.skipIf(!redisUrl)(
+    'when the worker running a job is SIGKILLed (needs Redis: set TEST_REDIS_URL), then another worker takes the job over once its lock lapses and completes it',
+    async () => {
+      const name = `test-takeover-${runId}`;
+      const dead = startNode(
+        ['--import', 'tsx', 'test/support/stuck-worker-child.ts'],
+        cleanEnv({ REDIS_URL: redisUrl as string, QUEUE_NAME: name }),
+      );
+      await dead.waitFor('READY', 20_000);
+      const { queue, inspect } = await bull(name);
+      await queue.enqueue(name, 'p', 'orphaned');
+      await dead.waitFor('TOOK "p"', 20_000);
+      dead.proc.kill('SIGKILL');
+      await dead.waitExit(10_000);
+      const r = recorder();
+
+      await queue.startWorkers({ [name]: r.handler });
+      await until(async () => (await inspect.getCompletedCount()) === 1, 40_000);
+
+      expect(r.calls).toEqual(['p']);
+    },
+    60_000,
   );
 });
