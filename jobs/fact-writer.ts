@@ -55,8 +55,9 @@ export function startFactWriter(deps: Deps, opts: FactWriterOptions = {}): FactW
       if ((due.get(t) ?? 0) > now) {
         continue;
       }
-      const [b, bb] = [busy.get(t) ?? 0, best === undefined ? 0 : (busy.get(best) ?? 0)];
-      if (best === undefined || b < bb || (b === bb && (due.get(t) ?? 0) < (due.get(best) ?? 0))) {
+      const [lanes, bestLanes] = [busy.get(t) ?? 0, busy.get(best ?? t) ?? 0];
+      const waitedLonger = (due.get(t) ?? 0) < (due.get(best ?? t) ?? 0);
+      if (best === undefined || lanes < bestLanes || (lanes === bestLanes && waitedLonger)) {
         best = t;
       }
     }

@@ -56,6 +56,16 @@ async function listCampaigns(port: number, serverKey: string): Promise<Response>
 
 const occurrences = (text: string, needle: string) => text.split(needle).length - 1;
 
+/**
+ * Writes `line` to the child's stdin every `ms` until the returned function is called. The child
+ * points fd 0 at /dev/null once it starts, so writes may end in EPIPE: ignored.
+ */
+function keepTyping(child: Child, line: string, ms: number): () => void {
+  child.proc.stdin?.on('error', () => {});
+  const timer = setInterval(() => child.proc.stdin?.write(`${line}\n`), ms);
+  return () => clearInterval(timer);
+}
+
 describe('npm start in embedded mode', () => {
   let dataDir: string;
   let port: number;
@@ -180,13 +190,12 @@ describe('npm start in embedded mode', () => {
       const dir = await emptyDataDir();
       const cliEnv = cleanEnv({ DATA_DIR: dir, EMBEDDED_PG_PORT: String(await freePort()), LOG_LEVEL: 'warn' });
       const cli = startNode([...BIN, 'migrate'], cliEnv);
-      cli.proc.stdin?.on('error', () => {});
-      const typing = setInterval(() => cli.proc.stdin?.write('y\n'), 5);
+      const stopTyping = keepTyping(cli, 'y', 5);
       let exit: Awaited<ReturnType<Child['waitExit']>>;
       try {
         exit = await cli.waitExit(BOOT_MS);
       } finally {
-        clearInterval(typing);
+        stopTyping();
       }
 
       expect(exit, cli.stderr()).toEqual({ code: 0, signal: null });
@@ -201,9 +210,7 @@ describe('npm start in embedded mode', () => {
       expect(first, 'needs the first start').toBeDefined();
       const banner = first as Banner;
       const svc = await boot();
-      // The service closes its stdin (points fd 0 at /dev/null), so these writes may end in EPIPE.
-      svc.proc.stdin?.on('error', () => {});
-      const typing = setInterval(() => svc.proc.stdin?.write('typed line\n'), 20);
+      const stopTyping = keepTyping(svc, 'typed line', 20);
       let exit: Awaited<ReturnType<Child['waitExit']>> | undefined;
       try {
         for (let i = 0; i < 20; i++) {
@@ -222,7 +229,7 @@ describe('npm start in embedded mode', () => {
         // The writer flushes about once a second; the installs' facts leave the outbox once inserted.
         await waitUntil(async () => (await outboxRows()) === 0, 30_000);
       } finally {
-        clearInterval(typing);
+        stopTyping();
         svc.proc.kill('SIGINT');
         exit = await svc.waitExit(STOP_MS);
       }

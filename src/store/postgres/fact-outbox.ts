@@ -53,12 +53,19 @@ const toClaimed = (r: Claimed): ClaimedRow => ({
   createdAt: r.created_at,
 });
 
-/** The rows a batch holds (those still in the outbox), oldest first. */
-async function readBatch(sql: Sql, batchId: string): Promise<ClaimedRow[]> {
+/**
+ * A batch with the rows it holds (those still in the outbox), oldest first. A batch none of whose
+ * rows are left (deleted meanwhile: another writer's, or a user's data) is deleted instead.
+ */
+async function readBatch(sql: Sql, batchId: string): Promise<{ batchId: string; rows: ClaimedRow[] } | undefined> {
   const rows = await sql<Claimed[]>`
     SELECT o.seq::text, o.fact_id, o.project_id, o.row, o.enrich_install, o.created_at
     FROM fact_claims c JOIN fact_outbox o ON o.seq = c.seq WHERE c.batch_id = ${batchId}`;
-  return rows.sort(bySeq).map(toClaimed);
+  if (rows.length === 0) {
+    await deleteBatch(sql, batchId);
+    return undefined;
+  }
+  return { batchId, rows: rows.sort(bySeq).map(toClaimed) };
 }
 
 /**
@@ -105,15 +112,7 @@ export async function claimBatch(
     await tx.unsafe(CLAIM_PLANNER_SQL);
     return tx.unsafe<{ id: string; n: number }[]>(CLAIM_SQL, [table, limit]);
   });
-  if (!claim || claim.n === 0) {
-    return undefined;
-  }
-  const rows = await readBatch(sql, claim.id);
-  if (rows.length === 0) {
-    await deleteBatch(sql, claim.id);
-    return undefined;
-  }
-  return { batchId: claim.id, rows };
+  return claim && claim.n > 0 ? readBatch(sql, claim.id) : undefined;
 }
 
 /**
@@ -134,16 +133,7 @@ export async function findStaleBatch(
         ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
       AND claimed_at < now() - make_interval(secs => ${age})
     RETURNING id::text`;
-  if (!stale) {
-    return undefined;
-  }
-  const rows = await readBatch(sql, stale.id);
-  if (rows.length === 0) {
-    // Its rows are gone (a user's data deleted meanwhile): nothing left to retry.
-    await deleteBatch(sql, stale.id);
-    return undefined;
-  }
-  return { batchId: stale.id, rows };
+  return stale ? readBatch(sql, stale.id) : undefined;
 }
 
 /** Makes a batch whose insert failed due for a retry on the next pass (it keeps its id and token). */
