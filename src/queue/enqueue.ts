@@ -15,9 +15,24 @@ export async function enqueueAttribution(
   installInstanceId: string,
   retryRound?: number,
 ): Promise<void> {
+  const { payload, jobId } = attributionJob(projectId, installInstanceId, retryRound);
+  await deps.queue.enqueue(QUEUES.attribution, payload, jobId);
+}
+
+/** As enqueueAttribution, for a committed install: held and retried while the queue is away. */
+export async function enqueueAttributionOrHold(
+  deps: Pick<Deps, 'queue'>,
+  projectId: string,
+  installInstanceId: string,
+): Promise<void> {
+  const { payload, jobId } = attributionJob(projectId, installInstanceId);
+  await deps.queue.enqueueOrHold(QUEUES.attribution, payload, jobId);
+}
+
+function attributionJob(projectId: string, installInstanceId: string, retryRound?: number) {
   const payload: AttributeInstallPayload = { projectId, installInstanceId };
   const round = retryRound === undefined ? '' : `-r${retryRound}`;
-  await deps.queue.enqueue(QUEUES.attribution, payload, `attr-${projectId}-${idPart(installInstanceId)}${round}`);
+  return { payload, jobId: `attr-${projectId}-${idPart(installInstanceId)}${round}` };
 }
 
 /** BullMQ refuses ':' in custom ids; client-sent ids are hashed into a safe, fixed-size part. */

@@ -3,6 +3,7 @@
 import { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { createEnqueueHolder } from './hold.ts';
 import { type QueueName, type QueueOptions, queueOptions, retryDelayMs } from './names.ts';
 
 export type JobHandler = (payload: unknown) => Promise<void>;
@@ -25,9 +26,26 @@ function withTimeout(name: QueueName, handler: JobHandler, optionsFor: OptionsFo
     });
 }
 
+/** Whether the queue's start has failed already (one still starting, waiting for Redis, has not). */
+function startFailed(q: Queue): Promise<boolean> {
+  return Promise.race([
+    q.waitUntilReady().then(
+      () => false,
+      () => true,
+    ),
+    new Promise<boolean>((resolve) => setImmediate(() => resolve(false))),
+  ]);
+}
+
 export interface JobQueue {
   readonly kind: 'bullmq' | 'in-process';
   enqueue(name: QueueName, payload: unknown, jobId: string): Promise<void>;
+  /**
+   * Enqueue, or when the queue cannot take it now (Redis down), hold the job in this process and
+   * offer it again every second until it does (src/queue/hold.ts). Never rejects: for work already
+   * committed in Postgres, which the reconciler also finds.
+   */
+  enqueueOrHold(name: QueueName, payload: unknown, jobId: string): Promise<void>;
   startWorkers(handlers: Record<QueueName, JobHandler>): Promise<void>;
   close(): Promise<void>;
 }
@@ -54,15 +72,36 @@ export function createBullQueue(
           removeOnFail: { age: 7 * 24 * 3600 },
         },
       });
+      // Connection errors are logged once by the connection's own listener (src/deps.ts).
+      q.on('error', () => {});
       queues.set(name, q);
     }
     return q;
   };
+  const enqueue = async (name: QueueName, payload: unknown, jobId: string) => {
+    // Fail fast while Redis is away, as every command on this connection does: a queue started now
+    // would wait for Redis to come back, holding the request.
+    if (connection.status !== 'ready') {
+      throw new Error(`Redis is not connected (${connection.status})`);
+    }
+    const q = queueFor(name);
+    try {
+      await q.add(name, payload, { jobId });
+    } catch (err) {
+      // A BullMQ Queue first used while Redis is away keeps its failed start for good (every later
+      // add fails with the same error, Redis back or not): such a queue is dropped and made anew.
+      if (await startFailed(q)) {
+        queues.delete(name);
+        await q.close().catch(() => {});
+      }
+      throw err;
+    }
+  };
+  const holder = createEnqueueHolder(enqueue, log);
   return {
     kind: 'bullmq',
-    async enqueue(name, payload, jobId) {
-      await queueFor(name).add(name, payload, { jobId });
-    },
+    enqueue,
+    enqueueOrHold: holder.offer,
     async startWorkers(handlers) {
       for (const [name, handler] of Object.entries(handlers) as [QueueName, JobHandler][]) {
         const run = withTimeout(name, handler, optionsFor);
@@ -83,6 +122,7 @@ export function createBullQueue(
       }
     },
     async close() {
+      holder.close();
       await Promise.all(workers.map((w) => w.close()));
       await Promise.all([...queues.values()].map((q) => q.close()));
     },
@@ -150,17 +190,20 @@ export function createInProcessQueue(log: Logger, optionsFor: OptionsFor = queue
       });
     running.add(p);
   };
+  const enqueue = async (name: QueueName, payload: unknown, jobId: string) => {
+    const key = `${name}:${jobId}`;
+    if (pending.has(key)) {
+      return;
+    }
+    const job = { name, payload, jobId, attempt: 0 };
+    pending.set(key, job);
+    schedule(job, 0);
+  };
   return {
     kind: 'in-process',
-    async enqueue(name, payload, jobId) {
-      const key = `${name}:${jobId}`;
-      if (pending.has(key)) {
-        return;
-      }
-      const job = { name, payload, jobId, attempt: 0 };
-      pending.set(key, job);
-      schedule(job, 0);
-    },
+    enqueue,
+    // Nothing to hold: this queue always takes the job.
+    enqueueOrHold: enqueue,
     async startWorkers(h) {
       for (const [name, handler] of Object.entries(h)) {
         handlers[name] = withTimeout(name, handler, optionsFor);

@@ -1,8 +1,9 @@
 // F1 (reliability catalog §4b): Redis SIGKILLed mid-load and started again on its append-only file.
-// While it is away the API fails fast (no offline queue): init answers 500 after its install was
-// committed (a ghost write the reconciler picks up) and the other routes go on. After the restart
-// the BullMQ workers reconnect, every acked init gets its attribution, and every acked record is
-// stored once. Reports the p99 during the outage (an offline-queue stall would show there).
+// While it is away the API fails fast (no offline queue) and goes on: init commits its install and
+// answers 202, its attribution job held in the process and sent once Redis is back (the reconciler
+// covers a process that stops first). After the restart the BullMQ workers reconnect, every acked
+// init gets its attribution, and every acked record is stored once. Reports the p99 during the
+// outage (an offline-queue stall would show there) and recovery_s (held jobs make it seconds).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DURATION, type Fixture, finish, GRACE_MS, setupFixture, TEST_MS, WORKERS } from './support/fixture.ts';
 import { is2xx, Ledger, startLoad } from './support/load.ts';

@@ -9,6 +9,7 @@ import { DEFAULT_QUEUE_OPTIONS, queueOptions } from '../../src/queue/names.ts';
 import { createBullQueue, createInProcessQueue, type JobQueue } from '../../src/queue/queue.ts';
 import { createRedis, waitForRedis } from '../../src/store/redis/client.ts';
 import { cleanEnv, startNode } from '../support/processes.ts';
+import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
 
 const log = createLogger('silent');
 // Not listed in QUEUE_OPTIONS, so it runs with the defaults.
@@ -228,9 +229,14 @@ describe('BullMQ queue', () => {
   const conns: Redis[] = [];
   const inspectors: Queue[] = [];
   const queues: JobQueue[] = [];
+  const proxies: TcpProxy[] = [];
 
-  async function bull(name: string, optionsFor = queueOptions): Promise<{ queue: JobQueue; inspect: Queue }> {
-    const url = redisUrl as string;
+  /** A queue on `url` (the run's Redis unless given), and an inspector on the run's Redis. */
+  async function bull(
+    name: string,
+    optionsFor = queueOptions,
+    url = redisUrl as string,
+  ): Promise<{ queue: JobQueue; inspect: Queue }> {
     const commands = createRedis(url, 'commands');
     conns.push(commands);
     await waitForRedis(commands);
@@ -245,7 +251,7 @@ describe('BullMQ queue', () => {
       optionsFor,
     );
     queues.push(queue);
-    const inspectConn = createRedis(url, 'worker');
+    const inspectConn = createRedis(redisUrl as string, 'worker');
     conns.push(inspectConn);
     const inspect = new Queue(name, { connection: inspectConn });
     inspectors.push(inspect);
@@ -262,6 +268,9 @@ describe('BullMQ queue', () => {
     }
     for (const c of conns) {
       await c.quit().catch(() => c.disconnect());
+    }
+    for (const p of proxies) {
+      await p.close();
     }
   });
 
@@ -379,5 +388,33 @@ describe('BullMQ queue', () => {
       expect(r.calls).toEqual(['p']);
     },
     60_000,
+  );
+
+  it.skipIf(!redisUrl)(
+    'when Redis is away at enqueue (needs Redis: set TEST_REDIS_URL), then enqueueOrHold resolves, holds the job, and sends it once Redis is back',
+    async () => {
+      const name = `test-hold-${runId}`;
+      const target = new URL(redisUrl as string);
+      const proxy = await startTcpProxy(target.hostname, Number(target.port || 6379));
+      proxies.push(proxy);
+      const proxied = new URL(redisUrl as string);
+      proxied.hostname = '127.0.0.1';
+      proxied.port = String(proxy.port);
+      const { queue, inspect } = await bull(name, queueOptions, proxied.toString());
+      const r = recorder();
+      await queue.startWorkers({ [name]: r.handler });
+      proxy.cut();
+      await expect(queue.enqueue(name, 'direct', 'not-taken')).rejects.toThrow();
+
+      await queue.enqueueOrHold(name, 'held', 'held-1');
+      await queue.enqueueOrHold(name, 'held again', 'held-1');
+      await new Promise((res) => setTimeout(res, 1500));
+      proxy.restore();
+      await until(async () => (await inspect.getCompletedCount()) === 1, 15_000);
+
+      expect(r.calls).toEqual(['held']);
+      expect(await inspect.getJob('not-taken')).toBeUndefined();
+    },
+    30_000,
   );
 });

@@ -6,7 +6,7 @@
 //    within the project's inactivity window.
 import type { Deps } from '../../deps.ts';
 import { randomCode } from '../../lib/ids.ts';
-import { enqueueAttribution } from '../../queue/enqueue.ts';
+import { enqueueAttributionOrHold } from '../../queue/enqueue.ts';
 import { findAttributionSettings } from '../../store/postgres/attribution-settings.ts';
 import { type CampaignRecord, findCampaignByDisplayId } from '../../store/postgres/campaigns.ts';
 import { insertOutboxRows } from '../../store/postgres/fact-outbox.ts';
@@ -94,7 +94,7 @@ export async function handleDeeplink(
   }
   if (install.attributionStatus === 'pending') {
     await setInitLink(deps.sql, project.id, install.installInstanceId, input.deeplinkUrl);
-    await enqueueAttribution(deps, project.id, install.installInstanceId);
+    await enqueueAttributionOrHold(deps, project.id, install.installInstanceId);
     return { deeplink, is_linkrunner: true, processing: true };
   }
   await reengage(deps, project, install, campaign);

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import type { Deps } from '../../deps.ts';
 import { randomCode } from '../../lib/ids.ts';
 import { formatChTime, localDay } from '../../lib/time.ts';
-import { enqueueAttribution } from '../../queue/enqueue.ts';
+import { enqueueAttributionOrHold } from '../../queue/enqueue.ts';
 import { insertOutboxRows } from '../../store/postgres/fact-outbox.ts';
 import { upsertInstall } from '../../store/postgres/installs.ts';
 import { asSql, beginPipelined } from '../../store/postgres/pool.ts';
@@ -97,12 +97,10 @@ export async function registerInstall(
     return result;
   });
   if (install.attributionStatus === 'pending') {
-    // The install is committed: if the queue is unreachable (Redis down), the reconciler enqueues
-    // every pending install it finds, so the app still gets its 202 (a 5xx would make it retry and
-    // record a second app open).
-    await enqueueAttribution(deps, project.id, input.installInstanceId).catch((err: unknown) =>
-      deps.log.warn({ err: String(err), projectId: project.id }, 'attribution not enqueued; the reconciler will'),
-    );
+    // The install is committed: if the queue is unreachable (Redis down), the job is held in this
+    // process and sent when Redis is back (the reconciler covers a process that stops first), so
+    // the app still gets its 202 (a 5xx would make it retry and record a second app open).
+    await enqueueAttributionOrHold(deps, project.id, input.installInstanceId);
   }
   return { processingId, created };
 }

@@ -76,7 +76,7 @@ describe('200', () => {
     const campaign = await campaignWithListings(deps, p);
     const iid = randomUUID();
     await init(h(), p.token, { install_instance_id: iid });
-    const enqueue = vi.spyOn(deps.queue, 'enqueue');
+    const enqueue = vi.spyOn(deps.queue, 'enqueueOrHold');
     const url = `https://attr.test/${campaign.displayId}?utm_source=push`;
 
     const res = await deeplink(p, iid, url);

@@ -81,7 +81,7 @@ describe('202', () => {
     const { deps } = h();
     const p = await newProject(deps);
     const iid = randomUUID();
-    const enqueue = vi.spyOn(deps.queue, 'enqueue');
+    const enqueue = vi.spyOn(deps.queue, 'enqueueOrHold');
 
     await init(h(), p.token, { install_instance_id: iid });
 
@@ -116,7 +116,7 @@ describe('202', () => {
     const { deps } = h();
     const p = await newProject(deps);
     const iid = randomUUID();
-    const enqueue = vi.spyOn(deps.queue, 'enqueue');
+    const enqueue = vi.spyOn(deps.queue, 'enqueueOrHold');
 
     const results = await Promise.all(
       Array.from({ length: 20 }, () => init(h(), p.token, { install_instance_id: iid })),
@@ -154,7 +154,7 @@ describe('202', () => {
     const iid = randomUUID();
     await init(h(), p.token, { install_instance_id: iid });
     await attribute(h(), p, iid);
-    const enqueue = vi.spyOn(deps.queue, 'enqueue');
+    const enqueue = vi.spyOn(deps.queue, 'enqueueOrHold');
 
     const res = await init(h(), p.token, { install_instance_id: iid });
 
