@@ -9,8 +9,13 @@ export function formatChTime(ms: number): string {
 }
 
 const QUARTER_HOUR_MS = 900_000;
-/** Per zone, the day of the last 15-minute span asked for (most calls ask for "now"). */
-const lastSpan = new Map<string, { span: number; day: string }>();
+/**
+ * Per zone, the day of each 15-minute span asked for: a fact batch asks for the install days of
+ * thousands of installs spread over months. Emptied past SPAN_DAYS_MAX spans (a year is 35,040).
+ */
+const spanDays = new Map<string, Map<number, string>>();
+let spanDaysSize = 0;
+const SPAN_DAYS_MAX = 200_000;
 
 function formatDay(ms: number, timeZone: string): string {
   let f = dayFormatters.get(timeZone);
@@ -28,9 +33,10 @@ function formatDay(ms: number, timeZone: string): string {
  */
 export function localDay(ms: number, timeZone: string): string {
   const span = Math.floor(ms / QUARTER_HOUR_MS);
-  const hit = lastSpan.get(timeZone);
-  if (hit?.span === span) {
-    return hit.day;
+  let days = spanDays.get(timeZone);
+  const hit = days?.get(span);
+  if (hit !== undefined) {
+    return hit;
   }
   if (!Number.isFinite(span)) {
     return formatDay(ms, timeZone);
@@ -42,7 +48,17 @@ export function localDay(ms: number, timeZone: string): string {
   if (formatDay(start + QUARTER_HOUR_MS - 1, timeZone) !== first) {
     return formatDay(ms, timeZone);
   }
-  lastSpan.set(timeZone, { span, day: first });
+  if (spanDaysSize >= SPAN_DAYS_MAX) {
+    spanDays.clear();
+    spanDaysSize = 0;
+    days = undefined;
+  }
+  if (!days) {
+    days = new Map();
+    spanDays.set(timeZone, days);
+  }
+  days.set(span, first);
+  spanDaysSize++;
   return first;
 }
 

@@ -1,4 +1,4 @@
-// localDay (lib/time.ts) keeps the day of the last 15-minute span per zone. It must answer exactly
+// localDay (lib/time.ts) keeps the day of every 15-minute span asked for, per zone. It must answer exactly
 // what the zone's calendar says for any instant: across DST changes (also at midnight, as
 // America/Sao_Paulo had them), half-hour and 45-minute offsets, and in any call order.
 import { describe, expect, it } from 'vitest';

@@ -30,41 +30,60 @@ type Columns = Record<string, string | number>;
 
 const ORGANIC_X = { ...ORGANIC, createdAt: null as Date | null };
 
-/** The install's columns; the re-engagement campaign alone depends on the fact's time. */
-function installColumns(
-  a: InstallAttribution | undefined,
-  tz: string,
-): { cols: Columns; x: InstallAttribution | typeof ORGANIC_X } {
+/** The columns the writer adds, as JSON text and as an object (rows already naming one of them). */
+type Added = { cols: Columns; text: string; x: InstallAttribution | typeof ORGANIC_X };
+
+/** The install's columns; the re-engagement campaign alone depends on the fact's time (added per row). */
+function installColumns(a: InstallAttribution | undefined, tz: string): Added {
   const x = a?.status === 'decided' ? a : { ...ORGANIC_X, createdAt: a?.createdAt ?? null };
   const installMs = x.createdAt?.getTime() ?? 0;
-  return {
-    x,
-    cols: {
-      campaign_id: x.campaignId,
-      display_id: x.displayId,
-      network: x.network,
-      ad_set_id: x.adSetId,
-      ad_set_name: x.adSetName,
-      creative_id: x.creativeId,
-      creative_name: x.creativeName,
-      keyword_id: x.keywordId,
-      keyword_name: x.keywordName,
-      reengagement_campaign_id: 0,
-      install_ts: formatChTime(installMs),
-      install_day: localDay(installMs, tz),
-    },
+  const cols: Columns = {
+    campaign_id: x.campaignId,
+    display_id: x.displayId,
+    network: x.network,
+    ad_set_id: x.adSetId,
+    ad_set_name: x.adSetName,
+    creative_id: x.creativeId,
+    creative_name: x.creativeName,
+    keyword_id: x.keywordId,
+    keyword_name: x.keywordName,
+    install_ts: formatChTime(installMs),
+    install_day: localDay(installMs, tz),
   };
+  return { x, cols, text: JSON.stringify(cols).slice(1, -1) };
+}
+
+/** A key the writer adds, named by the row itself (jsonb text: keys unescaped, each once). */
+const ADDED_KEY =
+  /"(campaign_id|display_id|network|ad_set_id|ad_set_name|creative_id|creative_name|keyword_id|keyword_name|reengagement_campaign_id|install_ts|install_day)":/;
+
+/**
+ * The row's JSON text with the columns added, spliced in before its closing brace: the writer does
+ * not parse the row. A row naming one of the columns already (none of ours does) is parsed and
+ * merged instead, as ClickHouse refuses a row naming a column twice.
+ */
+export function withColumns(
+  json: string,
+  added: { text: string; cols: Columns },
+  reengagementCampaignId: number,
+): string {
+  const reengagement = `"reengagement_campaign_id":${reengagementCampaignId}`;
+  if (ADDED_KEY.test(json)) {
+    return JSON.stringify({ ...JSON.parse(json), ...added.cols, reengagement_campaign_id: reengagementCampaignId });
+  }
+  const body = json.slice(0, json.lastIndexOf('}')).trimEnd();
+  return `${body}${body === '{' ? '' : ','}${added.text},${reengagement}}`;
 }
 
 function reengagementCampaign(
   x: InstallAttribution | typeof ORGANIC_X,
-  row: Record<string, unknown>,
+  ts: string | null,
   reattributionMs: number,
 ): number {
   if (x.reengagedAt === null) {
     return 0;
   }
-  const factMs = Date.parse(`${String(row.ts ?? '').replace(' ', 'T')}Z`);
+  const factMs = Date.parse(`${String(ts ?? '').replace(' ', 'T')}Z`);
   const reengaged =
     Number.isFinite(factMs) && factMs >= x.reengagedAt.getTime() && factMs - x.reengagedAt.getTime() <= reattributionMs;
   return reengaged ? x.reengagementCampaignId : 0;
@@ -110,16 +129,15 @@ export async function enrichFacts(
       continue;
     }
     // Installs have many facts per batch: their columns (two date formats) are made once.
-    const tz = String(r.row.project_tz || 'UTC');
+    const tz = r.tz || 'UTC';
     const key = `${r.projectId}|${r.enrichInstall}|${tz}`;
     let c = cache.get(key);
     if (!c) {
       c = installColumns(a, tz);
       cache.set(key, c);
     }
-    // The claimed row is this batch's own copy (parsed from the outbox), so it is extended in place.
-    const row = Object.assign(r.row, c.cols);
-    row.reengagement_campaign_id = reengagementCampaign(c.x, row, p?.reattributionMs ?? 0);
+    // The claimed row is this batch's own copy, so it is replaced in place (dead letters keep it so).
+    r.json = withColumns(r.json, c, reengagementCampaign(c.x, r.ts, p?.reattributionMs ?? 0));
     ready.push(r);
   }
   return { ready, wait };

@@ -14,6 +14,7 @@
 //   dead-letter table with the reason; anything else ClickHouse answers counts as an outage.
 import { createHash } from 'node:crypto';
 import type { Deps } from '../../deps.ts';
+import { EncodedRow } from '../../store/clickhouse/encoded-row.ts';
 import { findPresentFactIds, insertFactRows, isRejection } from '../../store/clickhouse/facts.ts';
 import {
   type ClaimedRow,
@@ -99,7 +100,7 @@ async function insertBatch(
       insertFactRows(
         deps.ch,
         table,
-        rows.map((r) => r.row),
+        rows.map((r) => new EncodedRow(r.json)),
         token,
         signal,
       ),
@@ -114,7 +115,9 @@ async function insertBatch(
   const failed: Failed[] = [];
   for (const r of rows) {
     try {
-      await withDeadline(ms, (signal) => insertFactRows(deps.ch, table, [r.row], `${table}:f:${r.factId}`, signal));
+      await withDeadline(ms, (signal) =>
+        insertFactRows(deps.ch, table, [new EncodedRow(r.json)], `${table}:f:${r.factId}`, signal),
+      );
     } catch (err) {
       if (!isRejection(err)) {
         throw err;

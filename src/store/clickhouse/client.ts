@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { type ClickHouseClient, createClient } from '@clickhouse/client';
 import type { Config } from '../../config.ts';
+import { JSON_HANDLING } from './encoded-row.ts';
 import { prioritized } from './priority.ts';
 
 export type { ClickHouseClient };
@@ -30,7 +31,11 @@ export async function createEmbeddedClickHouse(dir: string): Promise<ClickHouseC
   // The engine's query threads run in this process next to the event loop: niced, they take the
   // CPU the loop leaves, so a 365-day report or a fact batch no longer delays client requests.
   return prioritized(
-    createClient({ connection, clickhouse_settings: { os_thread_priority: String(ENGINE_THREAD_NICE) } }),
+    createClient({
+      connection,
+      json: JSON_HANDLING,
+      clickhouse_settings: { os_thread_priority: String(ENGINE_THREAD_NICE) },
+    }),
   );
 }
 
@@ -42,6 +47,7 @@ export async function createClickHouse(config: Config): Promise<ClickHouseClient
       password: config.clickhouse.password,
       database: config.clickhouse.database,
       request_timeout: 30_000,
+      json: JSON_HANDLING,
       clickhouse_settings: { date_time_output_format: 'iso' },
     });
   }

@@ -5,7 +5,7 @@ import type { ClickHouseClient } from './client.ts';
 export async function insertFactRows(
   ch: ClickHouseClient,
   table: string,
-  rows: Record<string, unknown>[],
+  rows: readonly object[],
   dedupToken: string,
   signal?: AbortSignal,
 ): Promise<void> {

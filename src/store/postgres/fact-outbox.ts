@@ -13,8 +13,12 @@ export type ClaimedRow = {
   seq: string;
   factId: string;
   projectId: string;
-  row: Record<string, unknown>;
+  /** The row as JSON text, as the outbox holds it (the writer sends it on without parsing it). */
+  json: string;
   enrichInstall: string | null;
+  /** The row's ts and project_tz, read for rows to enrich only. */
+  ts: string | null;
+  tz: string | null;
   createdAt: Date;
 };
 
@@ -37,8 +41,10 @@ type Claimed = {
   seq: string;
   fact_id: string;
   project_id: string;
-  row: Record<string, unknown>;
+  json: string;
   enrich_install: string | null;
+  ts: string | null;
+  tz: string | null;
   created_at: Date;
 };
 /** Oldest first: seq order, compared as decimal text (no leading zeros) without BigInt. */
@@ -48,8 +54,10 @@ const toClaimed = (r: Claimed): ClaimedRow => ({
   seq: r.seq,
   factId: r.fact_id,
   projectId: r.project_id,
-  row: r.row,
+  json: r.json,
   enrichInstall: r.enrich_install,
+  ts: r.ts,
+  tz: r.tz,
   createdAt: r.created_at,
 });
 
@@ -59,7 +67,9 @@ const toClaimed = (r: Claimed): ClaimedRow => ({
  */
 async function readBatch(sql: Sql, batchId: string): Promise<{ batchId: string; rows: ClaimedRow[] } | undefined> {
   const rows = await sql<Claimed[]>`
-    SELECT o.seq::text, o.fact_id, o.project_id, o.row, o.enrich_install, o.created_at
+    SELECT o.seq::text, o.fact_id, o.project_id, o.row::text AS json, o.enrich_install, o.created_at,
+      CASE WHEN o.enrich_install IS NOT NULL THEN o.row->>'ts' END AS ts,
+      CASE WHEN o.enrich_install IS NOT NULL THEN o.row->>'project_tz' END AS tz
     FROM fact_claims c JOIN fact_outbox o ON o.seq = c.seq WHERE c.batch_id = ${batchId}`;
   if (rows.length === 0) {
     await deleteBatch(sql, batchId);
@@ -209,7 +219,7 @@ export async function deadLetter(
   await sql.begin(async (tx) => {
     for (const f of failed) {
       await tx`INSERT INTO fact_dead_letters (fact_table, fact_id, project_id, row, reason)
-        VALUES (${table}, ${f.row.factId}, ${f.row.projectId}, ${tx.json(f.row.row as never)}, ${f.reason.slice(0, 2000)})`;
+        VALUES (${table}, ${f.row.factId}, ${f.row.projectId}, ${f.row.json}::text::jsonb, ${f.reason.slice(0, 2000)})`;
     }
     await deleteBatch(tx, batchId);
   });
