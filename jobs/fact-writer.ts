@@ -23,7 +23,9 @@ export type FactWriterOptions = FlushOptions & { intervalMs?: number; maxBackoff
 
 export function startFactWriter(deps: Deps, opts: FactWriterOptions = {}): FactWriter {
   const intervalMs = opts.intervalMs ?? 1000;
-  const maxBackoffMs = opts.maxBackoffMs ?? 30_000;
+  // Capped at 5 s (was 30 s): a failed round costs one claim and one refused call, and a longer
+  // pause only delays the drain once ClickHouse or Postgres is back.
+  const maxBackoffMs = opts.maxBackoffMs ?? 5_000;
   let stopped = false;
   let failures = 0;
   /** When each table is next due (ms); a full batch keeps its table due at once. */
