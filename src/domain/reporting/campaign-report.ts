@@ -2,9 +2,11 @@
 //  1. Postgres: live campaigns matching active / network / meta_account_id / search (dates and
 //     platform never drop a campaign: one created after `to` is listed with zeros).
 //  2. One ClickHouse query: window totals of every campaign of the project (the window's whole
-//     months from campaign_platform_monthly, its other days from campaign_platform_daily).
+//     months from campaign_platform_monthly, its other days from campaign_platform_daily), asked
+//     together with step 1 and the project's event names.
 //  3. Sort in TypeScript over computed values (sort.ts), then page.
-//  4. For the page's campaigns only: the drill-down (page-details.ts), active users, activity.
+//  4. For the page's campaigns only, all asked at once: the drill-down (page-details.ts), active
+//     users, activity, network accounts.
 // Platform filter: every metric counts only facts of that platform. Spend rows usually carry no
 // platform; they count under a platform filter only for a campaign whose store listings are all
 // on that platform (README "Reporting").
@@ -102,12 +104,20 @@ type Ranked = {
 
 /** Steps 1-3: the matching campaigns with their window totals, in report order. */
 async function rankCampaigns(deps: ReportDeps, project: Project, input: ReportInput, scope: ReportScope) {
-  const campaigns = await findCampaigns(deps, project, input);
-  const listings = await listingsOfCampaigns(
-    deps.sql,
-    campaigns.map((c) => c.id),
-  );
-  const totals = await selectCampaignTotals(deps.ch, scope, wholeMonths(scope));
+  // Postgres (campaigns, then their listings) and ClickHouse (every campaign's totals) at once.
+  const [[campaigns, listings], totals] = await Promise.all([
+    findCampaigns(deps, project, input).then(
+      async (cs) =>
+        [
+          cs,
+          await listingsOfCampaigns(
+            deps.sql,
+            cs.map((c) => c.id),
+          ),
+        ] as const,
+    ),
+    selectCampaignTotals(deps.ch, scope, wholeMonths(scope)),
+  ]);
   const counters = new Map(totals.map((r) => [r.campaignId, r]));
   const ranked: Ranked[] = campaigns.map((c) => {
     const ls = listings.get(c.id) ?? [];
@@ -185,26 +195,30 @@ async function composeReport(deps: ReportDeps, project: Project, input: ReportIn
     ...reportWindow(input.from, input.to),
     platform: input.platform ?? '',
   };
-  const ranked = await rankCampaigns(deps, project, input, scope);
+  const [ranked, known] = await Promise.all([
+    rankCampaigns(deps, project, input, scope),
+    selectKnownEventNames(deps.ch, project.id),
+  ]);
   const page = ranked.slice((input.page - 1) * input.limit, input.page * input.limit);
   const ids = page.map((r) => r.c.id);
   const spendCounts = new Map(page.map((r) => [r.c.id, r.spendCounts]));
 
-  const known = await selectKnownEventNames(deps.ch, project.id);
   const eventNames = displayed(input.events, known.events);
   const paymentTypes = displayed(input.paymentEvents, known.payments);
   const cutoffs = Object.fromEntries(COHORT_DAYS.map((n) => [n, cohortCutoff(scope, today, n)])) as Cutoffs;
-  const details = await loadPageDetails(deps, {
-    scope: { ...scope, ids },
-    cutoffs,
-    eventNames,
-    paymentTypes,
-    totalsOf: (r) => totalsOf(r, spendCounts.get(r.campaignId) ?? false),
-    visible: (r) => r.platformRows > 0 || (r.blankRows > 0 && (spendCounts.get(r.campaignId) ?? false)),
-  });
-  const activity = await pageActivity(deps, scope, today, input.activeUsersDays, ids);
   const accountIds = page.flatMap((r) => (r.c.networkAccountId === null ? [] : [r.c.networkAccountId]));
-  const accounts = await findReportNetworkAccounts(deps.sql, project.id, accountIds);
+  const [details, activity, accounts] = await Promise.all([
+    loadPageDetails(deps, {
+      scope: { ...scope, ids },
+      cutoffs,
+      eventNames,
+      paymentTypes,
+      totalsOf: (r) => totalsOf(r, spendCounts.get(r.campaignId) ?? false),
+      visible: (r) => r.platformRows > 0 || (r.blankRows > 0 && (spendCounts.get(r.campaignId) ?? false)),
+    }),
+    pageActivity(deps, scope, today, input.activeUsersDays, ids),
+    findReportNetworkAccounts(deps.sql, project.id, accountIds),
+  ]);
   const rows = page.map((r) => reportRow(r, details, activity, accounts));
   return {
     rows,

@@ -79,9 +79,18 @@ const byInstallsThenId = (a: NamedLevel, b: NamedLevel) =>
   b.totals.installs - a.totals.installs || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 export async function loadPageDetails(deps: Pick<Deps, 'ch'>, q: PageDetailsInput): Promise<PageDetails> {
+  // The five reads are independent: asked together, a ClickHouse server runs them in parallel, and
+  // the embedded engine (one statement at a time) starts the next while this process reads a result.
+  const [breakdown, eventLevels, paymentLevels, retention, revenue] = await Promise.all([
+    selectCampaignBreakdown(deps.ch, q.scope, q.scope.ids),
+    selectEventLevels(deps.ch, q.scope, q.eventNames),
+    selectPaymentLevels(deps.ch, q.scope, q.paymentTypes),
+    selectRetentionLevels(deps.ch, q.scope, q.cutoffs),
+    selectRevenueCohorts(deps.ch, q.scope, q.cutoffs),
+  ]);
   const nodes = new Map<string, Node>();
   const campaign = new Map<number, Node>(q.scope.ids.map((id) => [id, emptyNode('campaign', id, '', '', '')]));
-  for (const r of await selectCampaignBreakdown(deps.ch, q.scope, q.scope.ids)) {
+  for (const r of breakdown) {
     if (!q.visible(r)) {
       continue;
     }
@@ -98,19 +107,19 @@ export async function loadPageDetails(deps: Pick<Deps, 'ch'>, q: PageDetailsInpu
     r.level === 'campaign'
       ? campaign.get(r.campaignId)
       : nodes.get(key(r.level, r.campaignId, r.adSetId, r.creativeId, r.keywordId));
-  for (const r of await selectEventLevels(deps.ch, q.scope, q.eventNames)) {
+  for (const r of eventLevels) {
     find(r)?.events.set(r.name, { count: r.count, amount: r.amount, users: r.users });
   }
-  for (const r of await selectPaymentLevels(deps.ch, q.scope, q.paymentTypes)) {
+  for (const r of paymentLevels) {
     find(r)?.payments.set(r.type, { count: r.count, total: r.total, users: r.users });
   }
-  for (const r of await selectRetentionLevels(deps.ch, q.scope, q.cutoffs)) {
+  for (const r of retention) {
     const node = find(r);
     if (node) {
       node.cohorts = { cohort: r.cohort, rolling: r.rolling, classic: r.classic };
     }
   }
-  for (const r of await selectRevenueCohorts(deps.ch, q.scope, q.cutoffs)) {
+  for (const r of revenue) {
     const targets = [campaign.get(r.campaignId), ...levelsOf(r).map((l) => nodes.get(l.k))];
     for (const node of targets) {
       if (node) {
