@@ -47,6 +47,19 @@ describe('localDay', () => {
     }
   });
 
+  it('when more spans are asked for than the cache keeps, then it starts over and every day stays right', () => {
+    // 200,000 spans is the cap (lib/time.ts): ask for 200,100 distinct ones, then the first again.
+    const start = Date.UTC(2001, 0, 1);
+    const span = 900_000;
+    for (let i = 0; i < 200_100; i++) {
+      localDay(start + i * span, 'Asia/Kolkata');
+    }
+    for (const i of [0, 1, 95, 96, 199_999, 200_099]) {
+      const ms = start + i * span + 60_000;
+      expect(localDay(ms, 'Asia/Kolkata'), new Date(ms).toISOString()).toBe(reference(ms, 'Asia/Kolkata'));
+    }
+  });
+
   it('when a time is formatted for ClickHouse, then it is UTC with milliseconds and no zone letter', () => {
     expect(formatChTime(Date.UTC(2026, 10, 22, 5, 6, 7, 89))).toBe('2026-11-22 05:06:07.089');
     expect(formatChTime(0)).toBe('1970-01-01 00:00:00.000');
