@@ -53,9 +53,13 @@ function installColumns(a: InstallAttribution | undefined, tz: string): Added {
   return { x, cols, text: JSON.stringify(cols).slice(1, -1) };
 }
 
-/** A key the writer adds, named by the row itself (jsonb text: keys unescaped, each once). */
-const ADDED_KEY =
-  /"(campaign_id|display_id|network|ad_set_id|ad_set_name|creative_id|creative_name|keyword_id|keyword_name|reengagement_campaign_id|install_ts|install_day)":/;
+/**
+ * A key the writer adds, named by the row itself (jsonb text: keys unescaped, each once). Built from
+ * installColumns' own keys, so a column added there is looked for here too.
+ */
+const ADDED_KEY = new RegExp(
+  `"(${[...Object.keys(installColumns(undefined, 'UTC').cols), 'reengagement_campaign_id'].join('|')})":`,
+);
 
 /**
  * The row's JSON text with the columns added, spliced in before its closing brace: the writer does

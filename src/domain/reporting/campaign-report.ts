@@ -60,6 +60,15 @@ async function findCampaigns(deps: ReportDeps, project: Project, input: ReportIn
   });
 }
 
+async function findCampaignsWithListings(deps: ReportDeps, project: Project, input: ReportInput) {
+  const campaigns = await findCampaigns(deps, project, input);
+  const listings = await listingsOfCampaigns(
+    deps.sql,
+    campaigns.map((c) => c.id),
+  );
+  return { campaigns, listings };
+}
+
 /** Spend without a platform counts under a platform filter only when every listing is on it. */
 function unplatformedSpendCounts(platform: string, listings: StoreListing[]): boolean {
   return platform === '' || (listings.length > 0 && listings.every((l) => l.platform === platform));
@@ -105,17 +114,8 @@ type Ranked = {
 /** Steps 1-3: the matching campaigns with their window totals, in report order. */
 async function rankCampaigns(deps: ReportDeps, project: Project, input: ReportInput, scope: ReportScope) {
   // Postgres (campaigns, then their listings) and ClickHouse (every campaign's totals) at once.
-  const [[campaigns, listings], totals] = await Promise.all([
-    findCampaigns(deps, project, input).then(
-      async (cs) =>
-        [
-          cs,
-          await listingsOfCampaigns(
-            deps.sql,
-            cs.map((c) => c.id),
-          ),
-        ] as const,
-    ),
+  const [{ campaigns, listings }, totals] = await Promise.all([
+    findCampaignsWithListings(deps, project, input),
     selectCampaignTotals(deps.ch, scope, wholeMonths(scope)),
   ]);
   const counters = new Map(totals.map((r) => [r.campaignId, r]));
