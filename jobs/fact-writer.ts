@@ -36,6 +36,8 @@ export function startFactWriter(deps: Deps, opts: FactWriterOptions = {}): FactW
    * must not keep a table with rows waiting).
    */
   const busy = new Map<string, number>(FACT_TABLES.map((t) => [t, 0]));
+  /** Batches whose flush failed while Postgres was away: marked for retry once it answers (flush-facts.ts). */
+  const unreleased = new Set<string>();
   /** While the last batch failed: no lane starts another before this (ms). */
   let pausedUntil = 0;
   const sleepers = new Set<() => void>();
@@ -69,7 +71,7 @@ export function startFactWriter(deps: Deps, opts: FactWriterOptions = {}): FactW
   const flushTable = async (table: string): Promise<void> => {
     busy.set(table, (busy.get(table) ?? 0) + 1);
     try {
-      const r = await flushFactBatch(deps, table, opts);
+      const r = await flushFactBatch(deps, table, { ...opts, unreleased });
       failures = 0;
       if (r.deadLettered > 0) {
         deps.log.error({ table, count: r.deadLettered }, 'facts refused by ClickHouse were dead-lettered');

@@ -1,8 +1,11 @@
 // Moves facts from the Postgres outbox into ClickHouse, one batch per table per call. Nothing is
 // lost and nothing is counted twice:
-// - A batch is deleted from the outbox only after ClickHouse took it. If the insert fails, times
-//   out, or the writer dies, the batch stays claimed and is retried (at once after a failure this
-//   writer saw, after STALE_CLAIM_MS when its writer vanished).
+// - A batch is deleted from the outbox only after ClickHouse took it. If any step after its claim
+//   fails (ClickHouse or Postgres), times out, or the writer dies, the batch stays claimed and is
+//   retried: at once after a failure this writer saw, after STALE_CLAIM_MS when its writer vanished.
+//   A failure while Postgres is away cannot mark the batch for retry then; the writer remembers it
+//   (FlushOptions.unreleased) and marks it once Postgres answers (F2 drains took 12–16 s waiting
+//   for STALE_CLAIM_MS on batches claimed as Postgres went down).
 // - Dedupe by fact id, twice over. (1) Every insert carries a token derived from the batch id and
 //   the fact ids it holds, with deduplicate_blocks_in_dependent_materialized_views, so a retry
 //   that races an insert still in flight (timed out but landing) lands once in the raw table and
@@ -18,12 +21,13 @@ import { EncodedRow } from '../../store/clickhouse/encoded-row.ts';
 import { findPresentFactIds, insertFactRows, isRejection } from '../../store/clickhouse/facts.ts';
 import {
   type ClaimedRow,
-  claimBatch,
+  claimRows,
   deadLetter,
   deleteBatch,
-  findStaleBatch,
   markBatchForRetry,
+  readBatch,
   releaseRows,
+  retakeStaleBatch,
 } from '../../store/postgres/fact-outbox.ts';
 import { enrichFacts } from './enrich-facts.ts';
 import { FACT_ID_COLUMN, isFactTable } from './tables.ts';
@@ -33,7 +37,16 @@ const STALE_CLAIM_MS = 30_000;
 /** A ClickHouse call slower than this counts as an outage (the batch is retried with its token). */
 const CH_TIMEOUT_MS = 60_000;
 
-export type FlushOptions = { staleClaimMs?: number; clickhouseTimeoutMs?: number };
+export type FlushOptions = {
+  staleClaimMs?: number;
+  clickhouseTimeoutMs?: number;
+  /**
+   * Batches whose flush failed and that could not be marked for retry (Postgres was away too), kept
+   * by the caller across calls: the next call marks them first. Without it such a batch waits for
+   * STALE_CLAIM_MS.
+   */
+  unreleased?: Set<string>;
+};
 export type FlushResult = {
   table: string;
   inserted: number;
@@ -128,23 +141,49 @@ async function insertBatch(
   return failed;
 }
 
-/** Flushes one batch of `table`; returns what moved. Throws when ClickHouse is unreachable. */
+/** Marks the batches a failed flush could not mark for retry; throws while Postgres is still away. */
+async function markUnreleased(deps: FlushDeps, unreleased: Set<string> | undefined): Promise<void> {
+  for (const batchId of [...(unreleased ?? [])]) {
+    await markBatchForRetry(deps.sql, batchId);
+    unreleased?.delete(batchId);
+  }
+}
+
+/** Flushes one batch of `table`; returns what moved. Throws when ClickHouse or Postgres is unreachable. */
 export async function flushFactBatch(deps: FlushDeps, table: string, opts: FlushOptions = {}): Promise<FlushResult> {
-  const stale = await findStaleBatch(deps.sql, table, opts.staleClaimMs ?? STALE_CLAIM_MS);
-  const batch = stale ?? (await claimBatch(deps.sql, table, FLUSH_BATCH_ROWS));
+  await markUnreleased(deps, opts.unreleased);
+  const staleId = await retakeStaleBatch(deps.sql, table, opts.staleClaimMs ?? STALE_CLAIM_MS);
+  const batchId = staleId ?? (await claimRows(deps.sql, table, FLUSH_BATCH_ROWS));
+  if (!batchId) {
+    return { table, inserted: 0, deadLettered: 0, alreadyStored: 0, waiting: 0 };
+  }
+  try {
+    return await flushClaimed(deps, table, batchId, staleId !== undefined, opts);
+  } catch (err) {
+    // Whatever failed (the insert, or Postgres before or after it), the batch keeps its id and
+    // token and is due again at once; a retry skips the facts ClickHouse already holds.
+    await markBatchForRetry(deps.sql, batchId).catch(() => opts.unreleased?.add(batchId));
+    throw err;
+  }
+}
+
+async function flushClaimed(
+  deps: FlushDeps,
+  table: string,
+  batchId: string,
+  retried: boolean,
+  opts: FlushOptions,
+): Promise<FlushResult> {
+  const batch = await readBatch(deps.sql, batchId);
   if (!batch) {
     return { table, inserted: 0, deadLettered: 0, alreadyStored: 0, waiting: 0 };
   }
   const ms = opts.clickhouseTimeoutMs ?? CH_TIMEOUT_MS;
-  const fail = async (err: unknown): Promise<never> => {
-    await markBatchForRetry(deps.sql, batch.batchId).catch(() => undefined);
-    throw err;
-  };
   // A retried batch may have landed already: its stored facts are dropped before anything else.
-  const rows = stale ? await dropStored(deps, table, batch.rows, ms).catch(fail) : batch.rows;
+  const rows = retried ? await dropStored(deps, table, batch.rows, ms) : batch.rows;
   const alreadyStored = batch.rows.length - rows.length;
   if (alreadyStored > 0) {
-    deps.log.info({ table, batch: batch.batchId, alreadyStored }, 'retried batch: skipped facts already stored');
+    deps.log.info({ table, batch: batchId, alreadyStored }, 'retried batch: skipped facts already stored');
   }
   // Released rows leave the batch before its first insert, so a retried batch has the same rows.
   const { ready, wait } = await enrichFacts(deps, rows);
@@ -152,11 +191,11 @@ export async function flushFactBatch(deps: FlushDeps, table: string, opts: Flush
     deps.sql,
     wait.map((r) => r.seq),
   );
-  const failed = await insertBatch(deps, table, batch.batchId, ready, ms).catch(fail);
+  const failed = await insertBatch(deps, table, batchId, ready, ms);
   if (failed.length > 0) {
-    await deadLetter(deps.sql, table, batch.batchId, failed);
+    await deadLetter(deps.sql, table, batchId, failed);
   } else {
-    await deleteBatch(deps.sql, batch.batchId);
+    await deleteBatch(deps.sql, batchId);
   }
   return {
     table,

@@ -65,7 +65,10 @@ const toClaimed = (r: Claimed): ClaimedRow => ({
  * A batch with the rows it holds (those still in the outbox), oldest first. A batch none of whose
  * rows are left (deleted meanwhile: another writer's, or a user's data) is deleted instead.
  */
-async function readBatch(sql: Sql, batchId: string): Promise<{ batchId: string; rows: ClaimedRow[] } | undefined> {
+export async function readBatch(
+  sql: Sql,
+  batchId: string,
+): Promise<{ batchId: string; rows: ClaimedRow[] } | undefined> {
   const rows = await sql<Claimed[]>`
     SELECT o.seq::text, o.fact_id, o.project_id, o.row::text AS json, o.enrich_install, o.created_at,
       CASE WHEN o.enrich_install IS NOT NULL THEN o.row->>'ts' END AS ts,
@@ -108,32 +111,35 @@ export const CLAIM_SQL = `
 
 /**
  * Claims up to `limit` pending rows of a table as one new batch, oldest first (resting rows
- * skipped). The claim writes a narrow fact_claims row per fact (migration 0017); the seq primary
- * key makes two writers' claims exclusive. The rows are read in a second statement, on purpose:
- * a row another writer claimed, inserted and deleted while this claim ran can be claimed again
- * (its claim row is gone), and only a fresh snapshot sees that its outbox row is gone too.
+ * skipped), and answers its id (undefined when nothing was due). The claim writes a narrow
+ * fact_claims row per fact (migration 0017); the seq primary key makes two writers' claims
+ * exclusive. The rows are read in a second statement (readBatch), on purpose: a row another writer
+ * claimed, inserted and deleted while this claim ran can be claimed again (its claim row is gone),
+ * and only a fresh snapshot sees that its outbox row is gone too.
  */
+export async function claimRows(sql: Sql, table: string, limit: number): Promise<string | undefined> {
+  const [claim] = await sql.begin(async (tx) => {
+    await tx.unsafe(CLAIM_PLANNER_SQL);
+    return tx.unsafe<{ id: string; n: number }[]>(CLAIM_SQL, [table, limit]);
+  });
+  return claim && claim.n > 0 ? claim.id : undefined;
+}
+
+/** claimRows, then readBatch. */
 export async function claimBatch(
   sql: Sql,
   table: string,
   limit: number,
 ): Promise<{ batchId: string; rows: ClaimedRow[] } | undefined> {
-  const [claim] = await sql.begin(async (tx) => {
-    await tx.unsafe(CLAIM_PLANNER_SQL);
-    return tx.unsafe<{ id: string; n: number }[]>(CLAIM_SQL, [table, limit]);
-  });
-  return claim && claim.n > 0 ? readBatch(sql, claim.id) : undefined;
+  const id = await claimRows(sql, table, limit);
+  return id ? readBatch(sql, id) : undefined;
 }
 
 /**
- * A batch claimed earlier whose writer did not finish it (crash, outage, or a replay), for a retry.
- * The claim is re-taken in one statement, so two writers never retry the same batch at once.
+ * Re-takes a batch claimed earlier whose writer did not finish it (crash, outage, or a replay), for
+ * a retry, and answers its id. One statement, so two writers never retry the same batch at once.
  */
-export async function findStaleBatch(
-  sql: Sql,
-  table: string,
-  olderThanMs: number,
-): Promise<{ batchId: string; rows: ClaimedRow[] } | undefined> {
+export async function retakeStaleBatch(sql: Sql, table: string, olderThanMs: number): Promise<string | undefined> {
   const age = olderThanMs / 1000;
   const [stale] = await sql<{ id: string }[]>`
     UPDATE fact_batches SET claimed_at = now()
@@ -143,7 +149,17 @@ export async function findStaleBatch(
         ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
       AND claimed_at < now() - make_interval(secs => ${age})
     RETURNING id::text`;
-  return stale ? readBatch(sql, stale.id) : undefined;
+  return stale?.id;
+}
+
+/** retakeStaleBatch, then readBatch. */
+export async function findStaleBatch(
+  sql: Sql,
+  table: string,
+  olderThanMs: number,
+): Promise<{ batchId: string; rows: ClaimedRow[] } | undefined> {
+  const id = await retakeStaleBatch(sql, table, olderThanMs);
+  return id ? readBatch(sql, id) : undefined;
 }
 
 /** Makes a batch whose insert failed due for a retry on the next pass (it keeps its id and token). */
