@@ -8,7 +8,7 @@
 //   cost_per_signup     spend / sign-ups
 //   cost_per_<event>    spend / that event's count (payments: net count)
 // A zero denominator makes the ratio undefined, shown as "-" (never Infinity, NaN or a made-up 0).
-import { addDecimal, decimalToNumber } from './decimal.ts';
+import { decimalToNumber } from './decimal.ts';
 import type { ReportView, SortField } from './report-input.ts';
 
 export type Totals = {
@@ -43,21 +43,18 @@ export const zeroTotals = (): Totals => ({
   spend: '0',
 });
 
-export function addTotals(a: Totals, b: Totals): Totals {
-  return {
-    clicks: a.clicks + b.clicks,
-    installs: a.installs + b.installs,
-    reinstalls: a.reinstalls + b.reinstalls,
-    reengagements: a.reengagements + b.reengagements,
-    signups: a.signups + b.signups,
-    uninstalls: a.uninstalls + b.uninstalls,
-    suspiciousInstalls: a.suspiciousInstalls + b.suspiciousInstalls,
-    clickThrough: a.clickThrough + b.clickThrough,
-    viewThrough: a.viewThrough + b.viewThrough,
-    revenueEvents: a.revenueEvents + b.revenueEvents,
-    revenue: addDecimal(a.revenue, b.revenue),
-    spend: addDecimal(a.spend, b.spend),
-  };
+/** Adds b's counters into `into` (in place); revenue and spend are left to the caller (exact sums). */
+export function addCounters(into: Totals, b: Totals): void {
+  into.clicks += b.clicks;
+  into.installs += b.installs;
+  into.reinstalls += b.reinstalls;
+  into.reengagements += b.reengagements;
+  into.signups += b.signups;
+  into.uninstalls += b.uninstalls;
+  into.suspiciousInstalls += b.suspiciousInstalls;
+  into.clickThrough += b.clickThrough;
+  into.viewThrough += b.viewThrough;
+  into.revenueEvents += b.revenueEvents;
 }
 
 /** num / den, or undefined when den is 0. */
