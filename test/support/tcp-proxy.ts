@@ -5,7 +5,8 @@ import { createConnection, createServer, type Socket } from 'node:net';
 
 export type TcpProxy = { port: number; cut(): void; restore(): void; close(): Promise<void> };
 
-export async function startTcpProxy(targetHost: string, targetPort: number): Promise<TcpProxy> {
+/** listenPort: a fixed port (one a client was already refused on), else any free one. */
+export async function startTcpProxy(targetHost: string, targetPort: number, listenPort = 0): Promise<TcpProxy> {
   const open = new Set<Socket>();
   let isCut = false;
   const server = createServer((client) => {
@@ -24,7 +25,7 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     }
     client.pipe(upstream).pipe(client);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(listenPort, '127.0.0.1', resolve));
   const address = server.address();
   if (address === null || typeof address === 'string') {
     throw new Error('proxy has no port');

@@ -2,20 +2,32 @@
 // next query, so a Postgres restart costs failed requests, never a process exit.
 import postgres from 'postgres';
 import { settleAll } from '../../lib/micro-batch.ts';
+import { type SocketTarget, socketFactory } from './connect-socket.ts';
+import { reserveConnection } from './reserve-connection.ts';
 
 export type Sql = postgres.Sql;
 /** The handle a transaction body gets. */
 export type Tx = postgres.TransactionSql;
 
+/**
+ * Seconds a connection attempt may take. A handshake with our Postgres (TCP, startup, auth) takes
+ * milliseconds even on a loaded 2-core machine; an attempt still unanswered after 3 s will not
+ * be answered, and the query behind it should fail (a 503) inside F2's 5 s grace, not at 10 s.
+ */
+const CONNECT_TIMEOUT_S = 3;
+
 export function createPool(url: string, max: number): Sql {
+  // `socket` is a postgres.js option its types leave out (connect-socket.ts says why we set it).
+  const socket: (target: SocketTarget) => unknown = socketFactory();
   const sql = postgres(url, {
     max,
     idle_timeout: 30,
     max_lifetime: 60 * 30,
-    connect_timeout: 10,
+    connect_timeout: CONNECT_TIMEOUT_S,
     backoff: (n: number) => Math.min(0.1 * 2 ** n, 1),
     onnotice: () => {},
     transform: { undefined: null },
+    ...({ socket } as object),
   });
   // Half the pool commits groups; the rest serves plain queries (lookups outside transactions).
   const group = groupCommit(sql, Math.max(1, Math.floor(max / 2)));
@@ -55,7 +67,7 @@ async function runBody(conn: postgres.ReservedSql, body: TransactionBody): Promi
  * init answered 500 a few times per thousand). reserve() waits for an idle connection instead.
  */
 async function runAlone(sql: postgres.Sql, options: string, body: TransactionBody): Promise<unknown> {
-  const conn = await sql.reserve();
+  const conn = await reserveConnection(sql);
   let lost = false;
   try {
     await conn.unsafe(`BEGIN ${options.replace(/[^a-z ]/gi, '')}`);
@@ -64,10 +76,7 @@ async function runAlone(sql: postgres.Sql, options: string, body: TransactionBod
       await conn`COMMIT`;
       return result;
     } catch (err) {
-      lost = connectionLost(err);
-      if (!lost) {
-        await conn`ROLLBACK`.catch(() => {});
-      }
+      lost = connectionLost(err) || !(await rollBack(conn));
       throw err;
     }
   } catch (err) {
@@ -77,6 +86,20 @@ async function runAlone(sql: postgres.Sql, options: string, body: TransactionBod
     if (!lost) {
       conn.release();
     }
+  }
+}
+
+/**
+ * ROLLBACK; false when the connection turned out to be gone. Such a handle must not be used or
+ * released again: postgres.js has put its connection back to reconnect for other queries, and
+ * whatever is written on the handle goes onto that new socket ahead of its startup message.
+ */
+async function rollBack(conn: postgres.ReservedSql): Promise<boolean> {
+  try {
+    await conn`ROLLBACK`;
+    return true;
+  } catch (err) {
+    return !connectionLost(err);
   }
 }
 
@@ -137,12 +160,11 @@ function groupCommit(sql: postgres.Sql, lanes: number): { begin: postgres.Sql['b
     let conn: postgres.ReservedSql | undefined;
     let results: unknown[];
     try {
-      conn = await sql.reserve();
+      conn = await reserveConnection(sql);
       await conn.unsafe('BEGIN');
       results = await runGroupBodies(conn, group);
     } catch (err) {
-      if (conn && !connectionLost(err)) {
-        await conn`ROLLBACK`.catch(() => {});
+      if (conn && !connectionLost(err) && (await rollBack(conn))) {
         conn.release();
       }
       await Promise.all(group.map(settleAlone));
@@ -199,11 +221,14 @@ export function asSql(tx: postgres.TransactionSql): Sql {
 }
 
 /**
- * The error says the connection itself is gone. postgres.js 3.4.9 has already moved it to its
- * closed list; a query or release() on it puts a socket-less connection back into the pool and
- * the next write throws in a setImmediate, which kills the process.
+ * The error says the connection itself is gone (or never came: a reserved handle whose socket
+ * died is reconnected by the pool, and its next query fails with that attempt's error). postgres.js
+ * 3.4.9 has already moved it to its closed list; a query or release() on it puts a socket-less
+ * connection back into the pool and the next write throws in a setImmediate, which kills the process.
  */
 export function connectionLost(err: unknown): boolean {
   const code = String((err as { code?: unknown })?.code ?? '');
-  return /^(CONNECTION_|08|57P0)/.test(code) || code === 'ECONNRESET' || code === 'EPIPE';
+  return /^(CONNECTION_|CONNECT_TIMEOUT$|08|57P0)/.test(code) || SOCKET_GONE.has(code);
 }
+
+const SOCKET_GONE = new Set(['ECONNRESET', 'EPIPE', 'ECONNREFUSED', 'ETIMEDOUT', 'ECONNABORTED', 'EHOSTUNREACH']);
