@@ -150,7 +150,9 @@ export async function buildReportDataset(
   }
   const ds = { name, dir: svc.dataDir, mode, layout, project, timezone: DATASET_TZ, campaigns, endMs, starts: 0 };
   // Removed by the workload at the end; this covers a bench that exits early.
-  process.once('exit', () => rmSync(ds.dir, { recursive: true, force: true }));
+  if (process.env.BENCH_KEEP_DATASET !== '1') {
+    process.once('exit', () => rmSync(ds.dir, { recursive: true, force: true }));
+  }
   const plan = { projectId: project.projectId, timezone: DATASET_TZ, seed, endMs, ...size, campaigns };
   const seeded = await runChTask<SeedResult>(ds, { kind: 'seed', plan, chunkRows: CHUNK_ROWS }, progress, undefined);
   const buildS = round((performance.now() - t0) / 1000, 1);
@@ -199,5 +201,12 @@ export async function startOnDataset(ds: ReportDataset, runId: string): Promise<
 }
 
 async function removeDataset(ds: ReportDataset): Promise<void> {
+  if (process.env.BENCH_KEEP_DATASET === '1') {
+    // For profiling report reads on the same data: the directory, its project and key.
+    const about = { project: ds.project, timezone: ds.timezone, campaigns: ds.campaigns.length, endMs: ds.endMs };
+    await writeFile(path.join(ds.dir, 'bench-dataset.json'), JSON.stringify(about, null, 1));
+    process.stderr.write(`BENCH_KEEP_DATASET=1: dataset kept in ${ds.dir}\n`);
+    return;
+  }
   await rm(ds.dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
 }

@@ -49,12 +49,15 @@ async function timeHttp(ds: ReportDataset, h: Harness, queries: Record<number, R
       await fetchReport(svc, key, { ...checkQuery(lastDays(d, ds.timezone)), page: 2, limit: 10 }); // warm-up
     }
     const ms: Record<number, number[]> = {};
+    const requests: (ReportQuery & { window: number; ms: number })[] = [];
     for (const d of WINDOWS) {
       ms[d] = [];
       for (const q of queries[d] ?? []) {
         const t0 = performance.now();
         await fetchReport(svc, key, q);
-        ms[d].push(performance.now() - t0);
+        const took = performance.now() - t0;
+        ms[d].push(took);
+        requests.push({ ...q, window: d, ms: round(took, 1) });
       }
       const s = summarize(ms[d]);
       h.progress(
@@ -65,7 +68,7 @@ async function timeHttp(ds: ReportDataset, h: Harness, queries: Record<number, R
     for (const d of WINDOWS) {
       checks[d] = await fetchReport(svc, key, checkQuery(lastDays(d, ds.timezone)));
     }
-    return { ms, checks };
+    return { ms, checks, requests };
   } finally {
     await svc.stop();
   }
@@ -180,6 +183,8 @@ export const workload: Workload = {
             timezone: ds.timezone,
           },
           http_ms: s,
+          // Every timed request (its query and time): which pages make the tail.
+          http_requests: http.requests,
           raw_ms: r,
           raw_scope:
             'totals of every campaign + custom events and payments of the page; chdb in-process (no HTTP, no Postgres)',
