@@ -70,7 +70,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return sendError(reply, new ApiError(503, MSG.secretsNotConfigured));
     }
     if (isStoreUnavailable(err)) {
-      req.log.warn({ code: err.code, reqId: req.id }, 'store unavailable');
+      req.log.warn(
+        { code: err.code, detail: err.message, route: req.routeOptions.url, reqId: req.id },
+        'store unavailable',
+      );
       return sendError(reply, new ApiError(503, MSG.storeUnavailable, undefined, { 'retry-after': '5' }));
     }
     req.log.error({ err, reqId: req.id }, 'unhandled error');

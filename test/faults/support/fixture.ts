@@ -1,6 +1,8 @@
 // One fault test's world: a private Postgres (and Redis when asked), a temp DATA_DIR for the
 // embedded ClickHouse, the service as a child process on a free port, and the steps every test
 // ends with (drain, stop, count, print the JSON line, judge). close() stops only what it started.
+// The service's output stays in a log file under os.tmpdir() (its path is in the JSON line and in a
+// failure's message): the error behind a 503 is only written there.
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -60,9 +62,11 @@ export async function setupFixture(opts: { redis: boolean; entry: Entry }): Prom
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'attribution-faults-data-'));
     await chmod(dataDir, 0o755);
     cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+    const port = await freePort();
     const svc = createService({
       dataDir,
-      port: await freePort(),
+      port,
+      logFile: path.join(os.tmpdir(), `attribution-faults-service-${Date.now()}-${port}.log`),
       env: { DATABASE_URL: databaseUrl, ...(redis ? { REDIS_URL: redis.url } : {}) },
     });
     // Runs first at close: every child this test file started (the service, count children).
@@ -109,12 +113,17 @@ export async function finish(
     windows: opts.windows,
     healedMs: opts.healedMs,
     ghostInstalls,
-    extra: { drain_s: Math.round(drainS * 10) / 10, ...opts.extra },
+    extra: { drain_s: Math.round(drainS * 10) / 10, ...opts.extra, service_log: fx.svc.logFile },
   });
-  report(s, fx.svc.unexpectedExits);
+  try {
+    report(s, fx.svc.unexpectedExits);
+  } catch (err) {
+    (err as Error).message += `\nservice log: ${fx.svc.logFile}`;
+    throw err;
+  }
   if (exit.code !== 0) {
     throw new Error(
-      `the service did not stop cleanly: ${JSON.stringify(exit)}\n${fx.svc.child().stderr().slice(-3000)}`,
+      `the service did not stop cleanly: ${JSON.stringify(exit)}\n${fx.svc.child().stderr().slice(-3000)}\nservice log: ${fx.svc.logFile}`,
     );
   }
   return s;

@@ -1,7 +1,9 @@
 // The service under test as a child process, started the way a user starts it (`node --import tsx
 // src/main.ts`) or through the fault entry (fault-service.ts), on fixed ports across restarts so
 // the load keeps aiming at the same address. Every exit the test did not ask for is recorded: a
-// fault test fails on an unexpected process exit.
+// fault test fails on an unexpected process exit. Each start's stdout and stderr are appended to
+// logFile, which outlives the test, so a failure can be traced to the error behind it.
+import { createWriteStream } from 'node:fs';
 import path from 'node:path';
 import { type Child, cleanEnv, type Exit, startNode } from '../../support/processes.ts';
 import { waitUntil } from './wait.ts';
@@ -18,6 +20,8 @@ export type Credentials = { projectId: string; token: string; serverKey: string 
 export type Service = {
   baseUrl: string;
   chPath: string;
+  /** Every start's stdout and stderr, kept after the test. */
+  logFile: string;
   creds: () => Credentials;
   child: () => Child;
   start: (entry: Entry) => Promise<void>;
@@ -46,7 +50,23 @@ async function healthy(baseUrl: string): Promise<boolean> {
   }
 }
 
-export function createService(opts: { dataDir: string; port: number; env: Record<string, string> }): Service {
+/** Appends the child's output to file, after a line saying which start it is. */
+function keepOutput(child: Child, file: string, header: string): void {
+  const log = createWriteStream(file, { flags: 'a' });
+  log.on('error', (err) => process.stderr.write(`service log ${file}: ${String(err)}\n`));
+  log.write(`--- ${header} at ${new Date().toISOString()} ---\n`);
+  child.proc.stdout?.pipe(log, { end: false });
+  child.proc.stderr?.pipe(log, { end: false });
+  // 'close' comes after the child's output has been read to its end ('exit' may come before).
+  child.proc.once('close', (code, signal) => log.end(`--- exited ${JSON.stringify({ code, signal })} ---\n`));
+}
+
+export function createService(opts: {
+  dataDir: string;
+  port: number;
+  env: Record<string, string>;
+  logFile: string;
+}): Service {
   const baseUrl = `http://127.0.0.1:${opts.port}`;
   const env = cleanEnv({
     NODE_ENV: 'production',
@@ -72,6 +92,7 @@ export function createService(opts: { dataDir: string; port: number; env: Record
   return {
     baseUrl,
     chPath: path.join(opts.dataDir, 'clickhouse'),
+    logFile: opts.logFile,
     creds: () => {
       if (!creds) {
         throw new Error('no credentials: the first start printed no banner');
@@ -84,6 +105,7 @@ export function createService(opts: { dataDir: string; port: number; env: Record
       const child = startNode(ENTRY[entry], env, { detached: true, ipc: entry === 'fault' });
       current = child;
       starts += 1;
+      keepOutput(child, opts.logFile, `start ${starts} (${entry}), pid ${child.proc.pid}`);
       void child.exited.then((exit) => {
         if (!expected && current === child) {
           unexpectedExits.push(exit);

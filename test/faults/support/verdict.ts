@@ -60,6 +60,8 @@ export function summarize(opts: {
   const latencies: number[] = [];
   let lastFailureMs = Number.NEGATIVE_INFINITY;
   let outside = 0;
+  const outsideRecs: Record<string, unknown>[] = [];
+  const sinceHealed = (ms: number) => round((ms - opts.healedMs) / 1000, 2);
   for (const r of ledger.recs) {
     const id = `${r.kind}:${r.key}`;
     sentKeys.add(id);
@@ -73,6 +75,10 @@ export function summarize(opts: {
     // Inside a window when the request overlaps it (one in flight when the fault began counts).
     if (!opts.windows.some((w) => r.endMs >= w.fromMs && r.startMs <= w.toMs)) {
       outside += 1;
+      if (outsideRecs.length < 5) {
+        const { kind, status, msg } = r;
+        outsideRecs.push({ kind, status, msg, start_s: sinceHealed(r.startMs), end_s: sinceHealed(r.endMs) });
+      }
     }
   }
   let rows = 0;
@@ -119,6 +125,8 @@ export function summarize(opts: {
     ghost,
     unattributed,
     outside_window: outside,
+    // The first few (seconds since the fault ended), to find in the service log.
+    ...(outsideRecs.length > 0 ? { outside_window_first: outsideRecs } : {}),
     ...opts.extra,
   };
 }
