@@ -17,8 +17,12 @@ afterEach(async () => {
   }
 });
 
-function pool(port: number, max: number): Sql {
-  const sql = createPool(`postgres://postgres@127.0.0.1:${port}/test`, max);
+/** A pool on 127.0.0.1:port with the run's Postgres credentials and database (embedded mode has a password). */
+async function pool(port: number, max: number): Promise<Sql> {
+  const url = new URL(await processDatabaseUrl());
+  url.hostname = '127.0.0.1';
+  url.port = String(port);
+  const sql = createPool(url.toString(), max);
   cleanups.push(() => sql.end({ timeout: 0 }));
   return sql;
 }
@@ -44,7 +48,7 @@ describe('Postgres pool while the server is away', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     cleanups.push(() => new Promise((r) => server.close(r)));
     const address = server.address();
-    const sql = pool(typeof address === 'object' && address ? address.port : 0, 1);
+    const sql = await pool(typeof address === 'object' && address ? address.port : 0, 1);
 
     // Act
     const result = await within(5_000, outcome(sql`SELECT 1`));
@@ -57,7 +61,7 @@ describe('Postgres pool while the server is away', () => {
     // Arrange: both connections fail to connect, the transaction's reserve() queued behind them
     const target = new URL(await processDatabaseUrl());
     const port = await freePort();
-    const sql = pool(port, 2);
+    const sql = await pool(port, 2);
     const refused = Promise.allSettled([sql`SELECT 1`, sql`SELECT 2`]);
     await new Promise((r) => setImmediate(r));
     const tx = outcome(sql.begin((t) => t`SELECT 3 AS x`));

