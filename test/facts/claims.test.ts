@@ -7,13 +7,14 @@ import { describe, expect, it } from 'vitest';
 import {
   CLAIM_PLANNER_SQL,
   CLAIM_SQL,
-  claimBatch,
+  claimRows,
   deleteBatch,
-  findStaleBatch,
   insertOutboxRows,
   markBatchForRetry,
   type OutboxRow,
+  readBatch,
   releaseRows,
+  retakeStaleBatch,
 } from '../../src/store/postgres/fact-outbox.ts';
 import { newProject, useHarness } from '../support/harness.ts';
 
@@ -40,7 +41,7 @@ describe('fact claims', () => {
     // cleared below), and deletes the rest, until nothing is left
     const writer = async (w: number) => {
       for (let round = 0; ; round++) {
-        const batch = await claimBatch(deps.sql, table, 97);
+        const batch = await readBatch(deps.sql, await claimRows(deps.sql, table, 97));
         if (!batch) {
           return;
         }
@@ -83,15 +84,14 @@ describe('fact claims', () => {
     const p = await newProject(deps);
     const table = `claims_${randomUUID().slice(0, 8)}`;
     await fill(table, p.project.id, 5);
-    const batch = await claimBatch(deps.sql, table, 10);
+    const batch = await readBatch(deps.sql, await claimRows(deps.sql, table, 10));
     // Act
-    const notYet = await findStaleBatch(deps.sql, table, 60_000);
+    const notYet = await retakeStaleBatch(deps.sql, table, 60_000);
     await markBatchForRetry(deps.sql, batch?.batchId ?? '');
-    const [a, b] = await Promise.all([
-      findStaleBatch(deps.sql, table, 60_000),
-      findStaleBatch(deps.sql, table, 60_000),
-    ]);
-    const fresh = await claimBatch(deps.sql, table, 10);
+    const [a, b] = await Promise.all(
+      [1, 2].map(async () => readBatch(deps.sql, await retakeStaleBatch(deps.sql, table, 60_000))),
+    );
+    const fresh = await readBatch(deps.sql, await claimRows(deps.sql, table, 10));
 
     // Assert
     expect(notYet).toBeUndefined();

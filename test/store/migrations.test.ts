@@ -8,7 +8,7 @@ import postgres from 'postgres';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { PG_MIGRATIONS } from '../../src/lib/paths.ts';
 import { migrateClickHouse, splitStatements } from '../../src/store/clickhouse/migrate.ts';
-import { claimBatch, findStaleBatch } from '../../src/store/postgres/fact-outbox.ts';
+import { claimRows, readBatch, retakeStaleBatch } from '../../src/store/postgres/fact-outbox.ts';
 import { listMigrationFiles, migratePostgres } from '../../src/store/postgres/migrate.ts';
 import { createPool, type Sql } from '../../src/store/postgres/pool.ts';
 import { testClickHouse } from '../support/harness.ts';
@@ -134,14 +134,14 @@ describe('migratePostgres', () => {
       await db`SELECT setval('fact_batch_seq', 7)`;
 
       expect(await migratePostgres(db, PG_MIGRATIONS)).toEqual(files.filter((m) => m.version >= 17).map((m) => m.name));
-      const fresh = await claimBatch(db, 'clicks', 10);
-      const stale = await findStaleBatch(db, 'clicks', 0);
+      const fresh = await readBatch(db, await claimRows(db, 'clicks', 10));
+      const stale = await readBatch(db, await retakeStaleBatch(db, 'clicks', 0));
 
       expect(fresh?.rows.map((r) => r.factId)).toEqual(['ck_3']);
       expect(fresh?.batchId).not.toBe('7');
       expect(stale?.batchId).toBe('7');
       expect(stale?.rows.map((r) => r.factId)).toEqual(['ck_1', 'ck_2']);
-      expect(await claimBatch(db, 'clicks', 10)).toBeUndefined();
+      expect(await claimRows(db, 'clicks', 10)).toBeUndefined();
     });
   });
 

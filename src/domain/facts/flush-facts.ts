@@ -141,6 +141,14 @@ async function insertBatch(
   return failed;
 }
 
+const nothingMoved = (table: string): FlushResult => ({
+  table,
+  inserted: 0,
+  deadLettered: 0,
+  alreadyStored: 0,
+  waiting: 0,
+});
+
 /** Marks the batches a failed flush could not mark for retry; throws while Postgres is still away. */
 async function markUnreleased(deps: FlushDeps, unreleased: Set<string> | undefined): Promise<void> {
   for (const batchId of [...(unreleased ?? [])]) {
@@ -154,8 +162,8 @@ export async function flushFactBatch(deps: FlushDeps, table: string, opts: Flush
   await markUnreleased(deps, opts.unreleased);
   const staleId = await retakeStaleBatch(deps.sql, table, opts.staleClaimMs ?? STALE_CLAIM_MS);
   const batchId = staleId ?? (await claimRows(deps.sql, table, FLUSH_BATCH_ROWS));
-  if (!batchId) {
-    return { table, inserted: 0, deadLettered: 0, alreadyStored: 0, waiting: 0 };
+  if (batchId === undefined) {
+    return nothingMoved(table);
   }
   try {
     return await flushClaimed(deps, table, batchId, staleId !== undefined, opts);
@@ -176,7 +184,7 @@ async function flushClaimed(
 ): Promise<FlushResult> {
   const batch = await readBatch(deps.sql, batchId);
   if (!batch) {
-    return { table, inserted: 0, deadLettered: 0, alreadyStored: 0, waiting: 0 };
+    return nothingMoved(table);
   }
   const ms = opts.clickhouseTimeoutMs ?? CH_TIMEOUT_MS;
   // A retried batch may have landed already: its stored facts are dropped before anything else.

@@ -62,13 +62,17 @@ const toClaimed = (r: Claimed): ClaimedRow => ({
 });
 
 /**
- * A batch with the rows it holds (those still in the outbox), oldest first. A batch none of whose
- * rows are left (deleted meanwhile: another writer's, or a user's data) is deleted instead.
+ * A batch with the rows it holds (those still in the outbox), oldest first; undefined for no batch
+ * id (nothing was claimed). A batch none of whose rows are left (deleted meanwhile: another
+ * writer's, or a user's data) is deleted instead.
  */
 export async function readBatch(
   sql: Sql,
-  batchId: string,
+  batchId: string | undefined,
 ): Promise<{ batchId: string; rows: ClaimedRow[] } | undefined> {
+  if (batchId === undefined) {
+    return undefined;
+  }
   const rows = await sql<Claimed[]>`
     SELECT o.seq::text, o.fact_id, o.project_id, o.row::text AS json, o.enrich_install, o.created_at,
       CASE WHEN o.enrich_install IS NOT NULL THEN o.row->>'ts' END AS ts,
@@ -125,16 +129,6 @@ export async function claimRows(sql: Sql, table: string, limit: number): Promise
   return claim && claim.n > 0 ? claim.id : undefined;
 }
 
-/** claimRows, then readBatch. */
-export async function claimBatch(
-  sql: Sql,
-  table: string,
-  limit: number,
-): Promise<{ batchId: string; rows: ClaimedRow[] } | undefined> {
-  const id = await claimRows(sql, table, limit);
-  return id ? readBatch(sql, id) : undefined;
-}
-
 /**
  * Re-takes a batch claimed earlier whose writer did not finish it (crash, outage, or a replay), for
  * a retry, and answers its id. One statement, so two writers never retry the same batch at once.
@@ -150,16 +144,6 @@ export async function retakeStaleBatch(sql: Sql, table: string, olderThanMs: num
       AND claimed_at < now() - make_interval(secs => ${age})
     RETURNING id::text`;
   return stale?.id;
-}
-
-/** retakeStaleBatch, then readBatch. */
-export async function findStaleBatch(
-  sql: Sql,
-  table: string,
-  olderThanMs: number,
-): Promise<{ batchId: string; rows: ClaimedRow[] } | undefined> {
-  const id = await retakeStaleBatch(sql, table, olderThanMs);
-  return id ? readBatch(sql, id) : undefined;
 }
 
 /** Makes a batch whose insert failed due for a retry on the next pass (it keeps its id and token). */
