@@ -39,16 +39,6 @@ function clientError(err: FastifyError): ApiError | undefined {
   return undefined;
 }
 
-// Postgres unreachable, restarting or shutting down: a connection lost mid-request (pool.ts's
-// test) or none to be had: nothing was committed by this request's failing step, so it is a 503
-// with Retry-After rather than a 500 (catalog F2).
-const CANNOT_CONNECT = /^(CONNECT_TIMEOUT|ECONNREFUSED|ETIMEDOUT)$/;
-
-export function isStoreUnavailable(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && (connectionLost(err) || CANNOT_CONNECT.test(code));
-}
-
 export function sendError(reply: FastifyReply, e: ApiError): FastifyReply {
   if (e.headers) {
     reply.headers(e.headers);
@@ -69,7 +59,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
       req.log.error({ reqId: req.id }, err.message);
       return sendError(reply, new ApiError(503, MSG.secretsNotConfigured));
     }
-    if (isStoreUnavailable(err)) {
+    // Postgres unreachable, restarting or shutting down: a connection lost mid-request or none to
+    // be had (connectionLost covers both): nothing was committed by this request's failing step,
+    // so it is a 503 with Retry-After rather than a 500 (catalog F2).
+    if (connectionLost(err)) {
       req.log.warn(
         { code: err.code, detail: err.message, route: req.routeOptions.url, reqId: req.id },
         'store unavailable',

@@ -2,21 +2,36 @@
 // handler recognises postgres.js connection errors, socket errors and SQLSTATE classes 08 / 57P.
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { isStoreUnavailable, registerErrorHandling } from '../../src/http/errors.ts';
+import { registerErrorHandling } from '../../src/http/errors.ts';
 import { loadSecretsKey } from '../../src/lib/secrets.ts';
 
 const withCode = (code: string) => Object.assign(new Error(code), { code });
 
-describe('isStoreUnavailable', () => {
-  it.each(['CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECT_TIMEOUT', 'ECONNREFUSED', '57P01', '57P03', '08006'])(
-    'when the error code is %s, then the store is unavailable',
-    (code) => {
-      expect(isStoreUnavailable(withCode(code))).toBe(true);
-    },
-  );
+async function statusFor(code: string): Promise<number> {
+  const app = Fastify();
+  registerErrorHandling(app);
+  app.get('/x', async () => {
+    throw withCode(code);
+  });
+  return (await app.inject({ method: 'GET', url: '/x' })).statusCode;
+}
 
-  it.each(['23505', '22P02', 'FST_ERR_VALIDATION', ''])('when the error code is "%s", then it is not', (code) => {
-    expect(isStoreUnavailable(withCode(code))).toBe(false);
+describe('store unavailable', () => {
+  it.each([
+    'CONNECTION_CLOSED',
+    'CONNECTION_ENDED',
+    'CONNECT_TIMEOUT',
+    'ECONNREFUSED',
+    'ETIMEDOUT',
+    '57P01',
+    '57P03',
+    '08006',
+  ])('when the error code is %s, then 503', async (code) => {
+    expect(await statusFor(code)).toBe(503);
+  });
+
+  it.each(['23505', '22P02', 'FST_ERR_VALIDATION', ''])('when the error code is "%s", then not 503', async (code) => {
+    expect(await statusFor(code)).not.toBe(503);
   });
 });
 

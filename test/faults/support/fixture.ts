@@ -1,12 +1,14 @@
 // One fault test's world: a private Postgres (and Redis when asked), a temp DATA_DIR for the
 // embedded ClickHouse, the service as a child process on a free port, and the steps every test
 // ends with (drain, stop, count, print the JSON line, judge). close() stops only what it started.
-// The service's output stays in a log file under os.tmpdir() (its path is in the JSON line and in a
-// failure's message): the error behind a 503 is only written there.
+// The service's output goes to a log file under os.tmpdir() (its path is in the JSON line and in a
+// failure's message): the error behind a 503 is only written there. The log of a test that passed is
+// removed when it ends, unless FAULTS_KEEP_LOGS=1.
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import postgres, { type Sql } from 'postgres';
+import { onTestFinished } from 'vitest';
 import { freePort, killStartedChildren } from '../../support/processes.ts';
 import { is2xx, type Ledger } from './load.ts';
 import { type PrivatePostgres, startPrivatePostgres } from './postgres.ts';
@@ -114,6 +116,12 @@ export async function finish(
     healedMs: opts.healedMs,
     ghostInstalls,
     extra: { drain_s: Math.round(drainS * 10) / 10, ...opts.extra, service_log: fx.svc.logFile },
+  });
+  // Registered in the test that judges: its outcome (including assertions after finish) decides.
+  onTestFinished(async ({ task }) => {
+    if (task.result?.state === 'pass' && process.env.FAULTS_KEEP_LOGS !== '1') {
+      await rm(fx.svc.logFile, { force: true });
+    }
   });
   try {
     report(s, fx.svc.unexpectedExits);
