@@ -53,7 +53,7 @@ export async function measureCeiling(
       ? linkVisits(rng, host, fakeIds, 64)
       : jsonPosts(
           host,
-          '/ingest',
+          kind === 'post_durable' ? '/ingest-durable' : '/ingest',
           Array.from({ length: 16 }, () => jsonBodyOfSize(rng, POST_BODY_BYTES)),
         );
   const r = await runLoad(server.url, requests, load, { isOk: kind === 'get' ? is3xx : is2xx, serverPid: server.pid });

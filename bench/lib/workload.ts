@@ -34,8 +34,11 @@ export type RepOutcome = {
   afterStop?: (facts: FactsReader) => Promise<{ measures: Measures; details?: Record<string, unknown> }>;
 };
 
-/** The same-run reference figures: bare Fastify GET (302) and POST (600-byte JSON), and a paced POST round trip. */
-export type CeilingKind = 'get' | 'post' | 'rtt';
+/**
+ * The same-run reference figures: bare Fastify GET (302) and POST (600-byte JSON), the same POST
+ * answered after a group-fdatasync'd append to a local file, and a paced POST round trip.
+ */
+export type CeilingKind = 'get' | 'post' | 'post_durable' | 'rtt';
 export type Ceiling = {
   okPerS: number;
   p50: number;

@@ -256,6 +256,13 @@ export const workload: Workload = {
       ceiling: 'bare POST',
       target: { on: 'ratio', atLeast: 0.4, text: 'durable ingest ≥ 0.40× ceiling' },
     },
+    {
+      id: 'rps_durable',
+      label: 'ingest mix 2xx/s vs a durable append',
+      unit: 'req/s',
+      better: 'higher',
+      ceiling: 'POST appended to a local file, group fdatasync',
+    },
     { id: 'p50', label: 'ingest mix p50', unit: 'ms', better: 'lower', ceiling: 'bare POST p50' },
     { id: 'p99', label: 'ingest mix p99', unit: 'ms', better: 'lower', ceiling: 'bare POST p99' },
     { id: 'non2xx', label: 'ingest non-2xx', unit: 'responses', better: 'lower' },
@@ -306,6 +313,7 @@ export const workload: Workload = {
       `ingest: ${users.length} users registered (init + trigger) in ${round((performance.now() - t0) / 1000, 1)} s`,
     );
     const ceiling = await h.ceiling('post');
+    const durable = await h.ceiling('post_durable');
     const tag = `bench-${h.runId}-${h.rep}`;
     if (h.load.warmupS > 0) {
       await runMix(target, users, h.rng('warmup'), `${tag}-w-`, h.load.connections, h.load.warmupS);
@@ -330,6 +338,7 @@ export const workload: Workload = {
     return {
       measures: {
         rps: { value: okPerS, ceiling: ceiling.okPerS },
+        rps_durable: { value: okPerS, ceiling: durable.okPerS },
         p50: { value: r.latency.p50, ceiling: ceiling.p50 },
         p99: { value: r.latency.p99, ceiling: ceiling.p99 },
         non2xx: { value: answered - ok },
