@@ -328,50 +328,6 @@ export async function findInstallAttributions(
   );
 }
 
-export type Registration = {
-  /** The request's install, when known: its platform, the user id tied to it, whether it is marked uninstalled. */
-  install: { platform: string; userId: string | null; uninstalled: boolean } | undefined;
-  /**
-   * The user asked for (or, when none is given, the one tied to the install) when trigger
-   * registered it (an app_users row), with the install it registered through.
-   */
-  user: { userId: string; installInstanceId: string; platform: string | null } | undefined;
-};
-
-/** What capture-event / capture-payment need to decide Rules 1 and 3, in one round trip. */
-export async function findRegistration(
-  sql: Sql,
-  projectId: string,
-  installInstanceId: string | null,
-  userId: string | null,
-): Promise<Registration> {
-  const [r] = await sql<Row[]>`
-    SELECT i.install_instance_id IS NOT NULL AS install_known, i.platform AS install_platform, i.user_id AS install_user,
-      i.uninstalled_at IS NOT NULL AS install_uninstalled,
-      u.user_id AS reg_user, u.install_instance_id AS reg_install, ui.platform AS reg_platform
-    FROM (VALUES (1)) AS one (x)
-    LEFT JOIN installs i ON i.project_id = ${projectId} AND i.install_instance_id = ${installInstanceId}
-    LEFT JOIN app_users u ON u.project_id = ${projectId} AND u.user_id = COALESCE(${userId}::text, i.user_id)
-    LEFT JOIN installs ui ON ui.project_id = ${projectId} AND ui.install_instance_id = u.install_instance_id`;
-  return {
-    install: r?.install_known
-      ? {
-          platform: r.install_platform as string,
-          userId: r.install_user as string | null,
-          uninstalled: r.install_uninstalled === true,
-        }
-      : undefined,
-    user:
-      typeof r?.reg_user === 'string'
-        ? {
-            userId: r.reg_user,
-            installInstanceId: r.reg_install as string,
-            platform: r.reg_platform as string | null,
-          }
-        : undefined,
-  };
-}
-
 /** Stores the install's push token; false when the install is unknown. */
 export async function savePushToken(
   sql: Sql,

@@ -328,6 +328,36 @@ describe('200 stored in batches', () => {
     }
   });
 
+  it('when registered and unregistered senders of two projects arrive at once, then each answer is its own', async () => {
+    // Their registration lookups share statements too (resolve-registered-user.ts): one ask's
+    // project, install or user must never answer another's.
+    const { deps } = h();
+    const a = await registered('shared-user');
+    const b = await newProject(deps);
+    await init(h(), b.token, { install_instance_id: a.iid });
+    const loner = randomUUID();
+    await init(h(), a.p.token, { install_instance_id: loner });
+
+    const sends = Array.from({ length: 20 }, (_, i) => [
+      capture(a.p, a.iid, { event_name: 'mixed', event_id: `a-${i}` }),
+      capture(b, a.iid, { event_name: 'mixed', event_id: `b-${i}` }),
+      capture(b, a.iid, { event_name: 'mixed', event_id: `bu-${i}`, user_id: 'shared-user' }),
+      capture(a.p, loner, { event_name: 'mixed', event_id: `l-${i}` }),
+      capture(a.p, loner, { event_name: 'mixed', event_id: `lu-${i}`, user_id: 'shared-user' }),
+    ]).flat();
+    const answers = (await Promise.all(sends)).map((r) => r.json().data.message);
+
+    const expected = [STORED.msg, NOT_STORED.msg, NOT_STORED.msg, NOT_STORED.msg, STORED.msg];
+    expect(answers).toEqual(Array.from({ length: 20 }, () => expected).flat());
+    await flushFacts(h());
+    const facts = await eventFacts(deps, a.p);
+    expect(facts.filter((e) => e.event_id.startsWith('lu-'))).toHaveLength(20);
+    // A user_id sent from an install never tied to it counts for the install it registered through.
+    expect(new Set(facts.map((e) => e.install_instance_id))).toEqual(new Set([a.iid]));
+    expect(facts).toHaveLength(40);
+    expect(await eventFacts(deps, b)).toEqual([]);
+  });
+
   it('when one event of a batch is refused by Postgres, then it alone fails and the others are stored', async () => {
     // The parser drops NUL (jsonb refuses it); calling the domain directly gets one past it.
     const { deps } = h();
