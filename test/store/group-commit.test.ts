@@ -105,3 +105,45 @@ describe('group commit', () => {
     ]);
   });
 });
+
+describe('deadlock victims', () => {
+  it('when two transactions lock two rows in opposite orders, then the victim runs again and both commit', async () => {
+    // Two pools, so the two bodies cannot share a commit group: each takes one row, waits until the
+    // other holds its row, then asks for the other's. Postgres aborts one (40P01) after
+    // deadlock_timeout; its body runs again once the other has committed.
+    const other = createPool(await processDatabaseUrl(), 2);
+    try {
+      const key = `dl-${Math.random().toString(36).slice(2, 8)}`;
+      await sql.unsafe(`INSERT INTO ${table} (body, step) VALUES ($1, 1), ($1, 2)`, [key]);
+      const held: Record<'a' | 'b', () => void> = { a: () => {}, b: () => {} };
+      const holds = {
+        a: new Promise<void>((r) => {
+          held.a = r;
+        }),
+        b: new Promise<void>((r) => {
+          held.b = r;
+        }),
+      };
+      const runs = { a: 0, b: 0 };
+      const crosswise = (me: 'a' | 'b', first: number, then: number, peer: 'a' | 'b') => async (tx: Tx) => {
+        runs[me]++;
+        await tx.unsafe(`UPDATE ${table} SET txid = txid_current() WHERE body = $1 AND step = $2`, [key, first]);
+        held[me]();
+        await holds[peer];
+        await tx.unsafe(`UPDATE ${table} SET txid = txid_current() WHERE body = $1 AND step = $2`, [key, then]);
+        return me;
+      };
+
+      const answers = await Promise.all([sql.begin(crosswise('a', 1, 2, 'b')), other.begin(crosswise('b', 2, 1, 'a'))]);
+
+      expect(answers).toEqual(['a', 'b']);
+      expect(runs.a + runs.b).toBe(3);
+      const rows = await rowsOf(key);
+      expect(rows).toHaveLength(2);
+      // Each row was last written by one transaction: the one that ran last took both.
+      expect(new Set(rows.map((r) => r.txid)).size).toBe(1);
+    } finally {
+      await other.end();
+    }
+  });
+});

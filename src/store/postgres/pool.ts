@@ -1,5 +1,6 @@
 // One postgres.js pool per process. Connections are lazy; a dropped connection is re-opened on the
 // next query, so a Postgres restart costs failed requests, never a process exit.
+import { setTimeout as sleep } from 'node:timers/promises';
 import postgres from 'postgres';
 import { settleAll } from '../../lib/micro-batch.ts';
 import { type SocketTarget, socketFactory } from './connect-socket.ts';
@@ -65,8 +66,34 @@ async function runBody(conn: postgres.ReservedSql, body: TransactionBody): Promi
  * BEGIN onto a busy connection without reserving it (its pipeline or socket buffer is full), and
  * the request fails with UNSAFE_TRANSACTION (porsager/postgres#823, #1189; found by `npm run bench`:
  * init answered 500 a few times per thousand). reserve() waits for an idle connection instead.
+ * A transaction Postgres aborted as a deadlock victim or a serialization failure committed nothing
+ * and is run again (up to MAX_ATTEMPTS in all): commit groups lock rows in whatever order their
+ * bodies come, so two groups, or a group and a lone transaction, touching the same rows (triggers of
+ * one user sent at once) can deadlock, and the victim's caller got a 500.
  */
 async function runAlone(sql: postgres.Sql, options: string, body: TransactionBody): Promise<unknown> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await runAloneOnce(sql, options, body);
+    } catch (err) {
+      if (attempt >= MAX_ATTEMPTS || !abortedByConflict(err)) {
+        throw err;
+      }
+      // Apart, so the transactions that met do not meet again at once.
+      await sleep(attempt * (5 + Math.random() * 20));
+    }
+  }
+}
+
+const MAX_ATTEMPTS = 5;
+
+/** deadlock_detected, serialization_failure: Postgres rolled the transaction back. */
+function abortedByConflict(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '40P01' || code === '40001';
+}
+
+async function runAloneOnce(sql: postgres.Sql, options: string, body: TransactionBody): Promise<unknown> {
   const conn = await reserveConnection(sql);
   let lost = false;
   try {
