@@ -1,7 +1,7 @@
 // ApiError and the single error handler: every error leaves as the {msg, status} envelope.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SecretsKeyError } from '../lib/secrets.ts';
-import { connectionLost } from '../store/postgres/pool.ts';
+import { abortedByConflict, connectionLost } from '../store/postgres/pool.ts';
 import { MSG } from './messages.ts';
 
 export class ApiError extends Error {
@@ -68,6 +68,12 @@ export function registerErrorHandling(app: FastifyInstance): void {
         'store unavailable',
       );
       return sendError(reply, new ApiError(503, MSG.storeUnavailable, undefined, { 'retry-after': '5' }));
+    }
+    // A deadlock victim or serialization failure that ran out of retries (pool.ts retryConflicts):
+    // its statement or transaction committed nothing, and trying again later can succeed.
+    if (abortedByConflict(err)) {
+      req.log.warn({ code: err.code, route: req.routeOptions.url, reqId: req.id }, 'write conflict');
+      return sendError(reply, new ApiError(503, MSG.storeUnavailable, undefined, { 'retry-after': '1' }));
     }
     req.log.error({ err, reqId: req.id }, 'unhandled error');
     return sendError(reply, new ApiError(500, MSG.internalError));

@@ -18,7 +18,7 @@ export const CLIENT_ERRORS: Record<string, string> = {
   '429':
     '`Rate limit exceeded. Please try again later.`: more than 25 requests per second for this token; Retry-After: 1',
   '503':
-    '`Too much data is waiting to be stored. Please retry later.`: the fact backlog is over FACT_BACKLOG_MAX_ROWS; Retry-After: 30',
+    '`Too much data is waiting to be stored. Please retry later.`: the fact backlog is over FACT_BACKLOG_MAX_ROWS; Retry-After: 30. `Service temporarily unavailable. Please retry later.`: Postgres is unreachable or restarting (Retry-After: 5), or a write kept losing to concurrent writes of the same rows (Retry-After: 1)',
 };
 
 /** The SKAN values iOS installs get under `data` once evaluated (README "SKAdNetwork"). */

@@ -35,6 +35,23 @@ describe('store unavailable', () => {
   });
 });
 
+describe('write conflict', () => {
+  it.each(['40P01', '40001'])(
+    'when a route fails with %s past its retries, then 503 with Retry-After: 1 and the envelope',
+    async (code) => {
+      const app = Fastify();
+      registerErrorHandling(app);
+      app.get('/x', async () => {
+        throw withCode(code);
+      });
+      const res = await app.inject({ method: 'GET', url: '/x' });
+      expect(res.statusCode).toBe(503);
+      expect(res.headers['retry-after']).toBe('1');
+      expect(res.json()).toEqual({ msg: 'Service temporarily unavailable. Please retry later.', status: 503 });
+    },
+  );
+});
+
 describe('503', () => {
   it('when a route fails because Postgres went away, then 503 with Retry-After and the envelope', async () => {
     const app = Fastify();

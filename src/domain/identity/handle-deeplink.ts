@@ -11,7 +11,7 @@ import { findAttributionSettings } from '../../store/postgres/attribution-settin
 import { type CampaignRecord, findCampaignByDisplayId } from '../../store/postgres/campaigns.ts';
 import { insertOutboxRows } from '../../store/postgres/fact-outbox.ts';
 import { findInstall, type InstallRecord, saveReengagement, setInitLink } from '../../store/postgres/installs.ts';
-import { asSql } from '../../store/postgres/pool.ts';
+import { asSql, retryConflicts } from '../../store/postgres/pool.ts';
 import type { Project } from '../../store/postgres/projects.ts';
 import { decisionRow, type RecordedDecision } from '../attribution/attribute-install.ts';
 import { attributionSettings } from '../attribution/settings.ts';
@@ -93,7 +93,7 @@ export async function handleDeeplink(
     return { deeplink, is_linkrunner: true, processing: false };
   }
   if (install.attributionStatus === 'pending') {
-    await setInitLink(deps.sql, project.id, install.installInstanceId, input.deeplinkUrl);
+    await retryConflicts(() => setInitLink(deps.sql, project.id, install.installInstanceId, input.deeplinkUrl));
     await enqueueAttributionOrHold(deps, project.id, install.installInstanceId);
     return { deeplink, is_linkrunner: true, processing: true };
   }

@@ -5,6 +5,7 @@ import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../http/errors.ts';
 import { MSG } from '../../http/messages.ts';
 import { findInstall, mergeIntegrationInfo } from '../../store/postgres/installs.ts';
+import { retryConflicts } from '../../store/postgres/pool.ts';
 import type { Project } from '../../store/postgres/projects.ts';
 
 export const MAX_INTEGRATION_KEYS = 100;
@@ -15,7 +16,11 @@ export async function saveIntegrations(
   input: { installInstanceId: string; integrationInfo: Record<string, string> },
 ): Promise<void> {
   const { installInstanceId, integrationInfo } = input;
-  if (await mergeIntegrationInfo(deps.sql, project.id, installInstanceId, integrationInfo, MAX_INTEGRATION_KEYS)) {
+  // One statement: a deadlock victim committed nothing and may run again (pool.ts).
+  const merged = await retryConflicts(() =>
+    mergeIntegrationInfo(deps.sql, project.id, installInstanceId, integrationInfo, MAX_INTEGRATION_KEYS),
+  );
+  if (merged) {
     return;
   }
   const install = await findInstall(deps.sql, project.id, installInstanceId);

@@ -5,6 +5,7 @@ import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../http/errors.ts';
 import { MSG } from '../../http/messages.ts';
 import { savePushToken } from '../../store/postgres/installs.ts';
+import { retryConflicts } from '../../store/postgres/pool.ts';
 import type { Project } from '../../store/postgres/projects.ts';
 
 export async function updatePushToken(
@@ -12,7 +13,8 @@ export async function updatePushToken(
   project: Project,
   input: { installInstanceId: string; pushToken: string },
 ): Promise<void> {
-  if (!(await savePushToken(deps.sql, project.id, input.installInstanceId, input.pushToken))) {
+  // One statement: a deadlock victim committed nothing and may run again (pool.ts).
+  if (!(await retryConflicts(() => savePushToken(deps.sql, project.id, input.installInstanceId, input.pushToken)))) {
     throw new ApiError(400, MSG.installNotFound);
   }
 }

@@ -6,6 +6,7 @@
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../http/errors.ts';
 import { MSG } from '../../http/messages.ts';
+import { retryConflicts } from '../../store/postgres/pool.ts';
 import type { Project } from '../../store/postgres/projects.ts';
 import { tieInstallToUser } from '../../store/postgres/users.ts';
 
@@ -16,7 +17,10 @@ export async function setCustomerUserId(
   project: Project,
   input: SetCustomerUserIdInput,
 ): Promise<void> {
-  const tied = await tieInstallToUser(deps.sql, project.id, input.installInstanceId, input.userId);
+  // One statement: a deadlock victim committed nothing and may run again (pool.ts).
+  const tied = await retryConflicts(() =>
+    tieInstallToUser(deps.sql, project.id, input.installInstanceId, input.userId),
+  );
   if (!tied) {
     throw new ApiError(400, MSG.installNotFound);
   }

@@ -4,6 +4,7 @@
 // answer still succeeds (`updated: false`): SDKs ignore this body, and an error status would make
 // the React Native bridge throw into the app for what is only a too-early call.
 import type { Deps } from '../../deps.ts';
+import { retryConflicts } from '../../store/postgres/pool.ts';
 import type { Project } from '../../store/postgres/projects.ts';
 import { findInstallUserId, updateAppUser } from '../../store/postgres/users.ts';
 import type { UserDetails } from './register-user.ts';
@@ -23,12 +24,15 @@ export async function updateUserData(
   if (!userId) {
     return { updated: false };
   }
-  const updated = await updateAppUser(deps.sql, project.id, userId, {
-    name: input.name,
-    email: input.email,
-    phone: input.phone,
-    extras: input.extras,
-    deviceData: input.deviceData,
-  });
+  // One statement: a deadlock victim committed nothing and may run again (pool.ts).
+  const updated = await retryConflicts(() =>
+    updateAppUser(deps.sql, project.id, userId, {
+      name: input.name,
+      email: input.email,
+      phone: input.phone,
+      extras: input.extras,
+      deviceData: input.deviceData,
+    }),
+  );
   return { updated };
 }

@@ -72,25 +72,34 @@ async function runBody(conn: postgres.ReservedSql, body: TransactionBody): Promi
  * one user sent at once) can deadlock, and the victim's caller got a 500.
  */
 async function runAlone(sql: postgres.Sql, options: string, body: TransactionBody): Promise<unknown> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await runAloneOnce(sql, options, body);
-    } catch (err) {
-      if (attempt >= MAX_ATTEMPTS || !abortedByConflict(err)) {
-        throw err;
-      }
-      // Apart, so the transactions that met do not meet again at once.
-      await sleep(attempt * (5 + Math.random() * 20));
-    }
-  }
+  return retryConflicts(() => runAloneOnce(sql, options, body));
 }
 
 const MAX_ATTEMPTS = 5;
 
-/** deadlock_detected, serialization_failure: Postgres rolled the transaction back. */
-function abortedByConflict(err: unknown): boolean {
+/** deadlock_detected, serialization_failure: Postgres rolled the transaction (or statement) back. */
+export function abortedByConflict(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
   return code === '40P01' || code === '40001';
+}
+
+/**
+ * Runs `work` again while Postgres aborts it as a deadlock victim or a serialization failure, up to
+ * MAX_ATTEMPTS in all, a few jittered ms apart (so the transactions that met do not meet again at
+ * once). For a transaction, or for ONE autocommit statement: either committed nothing when it
+ * failed so. Not for several autocommit statements in a row (the earlier ones stay committed).
+ */
+export async function retryConflicts<T>(work: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (err) {
+      if (attempt >= MAX_ATTEMPTS || !abortedByConflict(err)) {
+        throw err;
+      }
+      await sleep(attempt * (5 + Math.random() * 20));
+    }
+  }
 }
 
 async function runAloneOnce(sql: postgres.Sql, options: string, body: TransactionBody): Promise<unknown> {
