@@ -117,7 +117,13 @@ export function createBullQueue(
           settings: { backoffStrategy: (attemptsMade: number) => retryDelayMs(o, attemptsMade) },
         });
         w.on('failed', (job, err) => log.warn({ queue: name, jobId: job?.id, err: err.message }, 'job failed'));
-        w.on('error', (err) => log.error({ queue: name, err: err.message }, 'worker error'));
+        // While Redis is away every reconnect attempt reports here: expected, and the held-jobs
+        // path covers it, so a warning; anything else is an error.
+        w.on('error', (err) =>
+          redisUnreachable(err)
+            ? log.warn({ queue: name, err: err.message }, 'worker cannot reach redis')
+            : log.error({ queue: name, err: err.message }, 'worker error'),
+        );
         workers.push(w);
       }
     },
@@ -220,4 +226,12 @@ export function createInProcessQueue(log: Logger, optionsFor: OptionsFor = queue
       await Promise.allSettled([...running]);
     },
   };
+}
+
+const UNREACHABLE = /ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|EAI_AGAIN|Connection is closed/;
+
+/** An ioredis error that says the server cannot be reached (down, restarting, unresolvable). */
+export function redisUnreachable(err: Error): boolean {
+  const code = (err as { code?: unknown }).code;
+  return UNREACHABLE.test(err.message) || (typeof code === 'string' && UNREACHABLE.test(code));
 }

@@ -6,7 +6,7 @@ import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeEach, describe, expect, inject, it, vi } from 'vitest';
 import { createLogger } from '../../src/lib/logger.ts';
 import { DEFAULT_QUEUE_OPTIONS, queueOptions } from '../../src/queue/names.ts';
-import { createBullQueue, createInProcessQueue, type JobQueue } from '../../src/queue/queue.ts';
+import { createBullQueue, createInProcessQueue, type JobQueue, redisUnreachable } from '../../src/queue/queue.ts';
 import { createRedis, waitForRedis } from '../../src/store/redis/client.ts';
 import { cleanEnv, startNode } from '../support/processes.ts';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts';
@@ -416,5 +416,24 @@ describe('BullMQ queue', () => {
       expect(await inspect.getJob('not-taken')).toBeUndefined();
     },
     30_000,
+  );
+});
+
+describe('worker errors', () => {
+  // While Redis is away BullMQ reports every reconnect attempt; those are warnings, not errors.
+  it.each([
+    new Error('connect ECONNREFUSED 127.0.0.1:6379'),
+    new Error('Connection is closed.'),
+    Object.assign(new Error('read failed'), { code: 'ECONNRESET' }),
+    new Error('getaddrinfo ENOTFOUND redis'),
+  ])('when a worker reports "%s", then Redis is unreachable', (err) => {
+    expect(redisUnreachable(err)).toBe(true);
+  });
+
+  it.each([new Error('Missing lock for job 1. moveToFinished'), new Error('ERR unknown command')])(
+    'when a worker reports "%s", then it is another error',
+    (err) => {
+      expect(redisUnreachable(err)).toBe(false);
+    },
   );
 });
