@@ -23,6 +23,24 @@ export type MicroBatchOptions<I, O> = {
   run: (items: I[]) => Promise<O[]>;
 };
 
+/**
+ * One batcher per owner (a pool), made on first use: every caller in the process must reach the
+ * same batcher for calls to share batches, and each pool runs its own statements.
+ */
+export function batcherPerOwner<K extends object, I, O>(
+  make: (owner: K) => MicroBatchOptions<I, O>,
+): (owner: K) => MicroBatcher<I, O> {
+  const made = new WeakMap<K, MicroBatcher<I, O>>();
+  return (owner) => {
+    let b = made.get(owner);
+    if (!b) {
+      b = microBatcher(make(owner));
+      made.set(owner, b);
+    }
+    return b;
+  };
+}
+
 type Pending<I, O> = { item: I; resolve: (o: O) => void; reject: (err: unknown) => void };
 
 export function microBatcher<I, O>(opts: MicroBatchOptions<I, O>): MicroBatcher<I, O> {

@@ -2,7 +2,7 @@
 // batch that failed for an item's sake (BatchItemsFailed) re-runs item by item, so only the bad
 // item's call fails, with its own error; any other failure rejects the whole batch, never re-run.
 import { describe, expect, it } from 'vitest';
-import { BatchItemsFailed, microBatcher, settleAll } from '../../src/lib/micro-batch.ts';
+import { BatchItemsFailed, batcherPerOwner, microBatcher, settleAll } from '../../src/lib/micro-batch.ts';
 
 /** A batch function that records its batches and waits until released. */
 function recorder(fail?: (items: number[]) => unknown) {
@@ -79,6 +79,29 @@ describe('microBatcher', () => {
       'Error: COMMIT failed',
     ]);
     expect(r.batches).toEqual([[1], [2, 3]]);
+  });
+});
+
+describe('batcherPerOwner', () => {
+  it('when calls name the same owner, then they share batches; another owner gets batches of its own', async () => {
+    const runs = new Map<object, ReturnType<typeof recorder>>();
+    const batcher = batcherPerOwner((owner: object) => {
+      const r = recorder();
+      runs.set(owner, r);
+      return { lanes: 1, maxItems: 100, run: r.run };
+    });
+    const a = {};
+    const b = {};
+
+    const outs = Promise.all([batcher(a)(1), batcher(a)(2), batcher(a)(3), batcher(b)(4), batcher(b)(5)]);
+    for (const r of runs.values()) {
+      r.open();
+    }
+
+    expect(await outs).toEqual([10, 20, 30, 40, 50]);
+    expect(batcher(a)).toBe(batcher(a));
+    expect(runs.get(a)?.batches).toEqual([[1], [2, 3]]);
+    expect(runs.get(b)?.batches).toEqual([[4], [5]]);
   });
 });
 

@@ -9,7 +9,7 @@
 // and each request is still answered with its own outcome once that transaction has committed.
 import type { Deps } from '../../deps.ts';
 import { randomCode } from '../../lib/ids.ts';
-import { BatchItemsFailed, type MicroBatcher, microBatcher, settleAll } from '../../lib/micro-batch.ts';
+import { BatchItemsFailed, batcherPerOwner, settleAll } from '../../lib/micro-batch.ts';
 import { revenueAmount } from '../../lib/money.ts';
 import { formatChTime, localDay } from '../../lib/time.ts';
 import { insertSeenEventIds, seenEventKey } from '../../store/postgres/events.ts';
@@ -128,15 +128,11 @@ function storeEventBatch(sql: Sql, items: PendingEvent[]): Promise<CaptureOutcom
 }
 
 /** Batches of up to 200 events, two in flight, per pool (one pool per process). */
-const batchers = new WeakMap<Sql, MicroBatcher<PendingEvent, CaptureOutcome>>();
-function eventBatcher(sql: Sql): MicroBatcher<PendingEvent, CaptureOutcome> {
-  let b = batchers.get(sql);
-  if (!b) {
-    b = microBatcher({ lanes: 2, maxItems: 200, run: (items) => storeEventBatch(sql, items) });
-    batchers.set(sql, b);
-  }
-  return b;
-}
+const eventBatcher = batcherPerOwner((sql: Sql) => ({
+  lanes: 2,
+  maxItems: 200,
+  run: (items: PendingEvent[]) => storeEventBatch(sql, items),
+}));
 
 export async function captureEvent(
   deps: Pick<Deps, 'sql' | 'now'>,

@@ -9,9 +9,9 @@
 // Lookups that arrive while earlier ones run share one statement (lib/micro-batch.ts): under the
 // ingest mix this read was a Postgres round trip for two requests in three.
 import type { Deps } from '../../deps.ts';
-import { type MicroBatcher, microBatcher } from '../../lib/micro-batch.ts';
+import { batcherPerOwner } from '../../lib/micro-batch.ts';
 import type { Sql } from '../../store/postgres/pool.ts';
-import { findRegistrations, type Registration, type RegistrationAsk } from '../../store/postgres/registrations.ts';
+import { findRegistrations, type RegistrationAsk } from '../../store/postgres/registrations.ts';
 
 export type RegisteredUser = {
   userId: string;
@@ -33,15 +33,11 @@ export function senderNeeds(user: RegisteredUser): { skan: boolean; undoUninstal
 }
 
 /** Batches of up to 200 lookups, two in flight, per pool (one pool per process). */
-const lookups = new WeakMap<Sql, MicroBatcher<RegistrationAsk, Registration>>();
-function lookupBatcher(sql: Sql): MicroBatcher<RegistrationAsk, Registration> {
-  let b = lookups.get(sql);
-  if (!b) {
-    b = microBatcher({ lanes: 2, maxItems: 200, run: (asks) => findRegistrations(sql, asks) });
-    lookups.set(sql, b);
-  }
-  return b;
-}
+const lookupBatcher = batcherPerOwner((sql: Sql) => ({
+  lanes: 2,
+  maxItems: 200,
+  run: (asks: RegistrationAsk[]) => findRegistrations(sql, asks),
+}));
 
 export async function resolveRegisteredUser(
   deps: Pick<Deps, 'sql'>,
