@@ -8,7 +8,9 @@ WORKDIR /app
 
 # With --omit=optional, esbuild (used by tsx) loses its optional platform package. esbuild's
 # install script then fetches the binary from the npm registry, so this step needs the network.
+# postinstall repairs postgres.js in node_modules (scripts/patch-postgres.mjs says why).
 COPY package.json package-lock.json ./
+COPY scripts/patch-postgres.mjs ./scripts/
 RUN npm ci --omit=dev --omit=optional --no-audit --no-fund \
   && npm cache clean --force
 

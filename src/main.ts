@@ -10,6 +10,7 @@ import { createProject } from './domain/projects/create-project.ts';
 import { createLogger } from './lib/logger.ts';
 import { detachStdinFromEngine } from './store/clickhouse/stdin-guard.ts';
 import { withAdvisoryLock } from './store/postgres/migrate.ts';
+import { warnIfDriverUnrepaired } from './store/postgres/driver-repair.ts';
 import { countProjects } from './store/postgres/projects.ts';
 import { guardTypeFetchRejections } from './store/postgres/type-fetch-guard.ts';
 
@@ -52,6 +53,7 @@ export async function startService(
   const config = loadConfig(env);
   const log = createLogger(config.logLevel);
   log.info({ mode: describeMode(config), role: config.role }, 'starting');
+  warnIfDriverUnrepaired(log);
   const deps = await createDeps(config, log, { migrate: true });
   let app: FastifyInstance | undefined;
   let stopWorkers: (() => Promise<void>) | undefined;

