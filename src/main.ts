@@ -9,8 +9,8 @@ import { closeDeps, createDeps, type Deps } from './deps.ts';
 import { createProject } from './domain/projects/create-project.ts';
 import { createLogger } from './lib/logger.ts';
 import { detachStdinFromEngine } from './store/clickhouse/stdin-guard.ts';
-import { withAdvisoryLock } from './store/postgres/migrate.ts';
 import { warnIfDriverUnrepaired } from './store/postgres/driver-repair.ts';
+import { withAdvisoryLock } from './store/postgres/migrate.ts';
 import { countProjects } from './store/postgres/projects.ts';
 import { guardTypeFetchRejections } from './store/postgres/type-fetch-guard.ts';
 
