@@ -24,6 +24,10 @@ let admin: Sql;
 beforeAll(async () => {
   const url = new URL(await processDatabaseUrl());
   url.searchParams.set('application_name', app);
+  // No array-type read on each new connection: postgres.js runs it in a promise nothing awaits, so
+  // a backend killed during it is an unhandled rejection (the service lets exactly that one go:
+  // type-fetch-guard.ts); the startup fault judged here does not depend on it.
+  url.searchParams.set('fetch_types', 'false');
   sql = createPool(url.toString(), 8);
   admin = postgres(await processDatabaseUrl(), { max: 1, onnotice: () => {} });
 });
