@@ -17,7 +17,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 
 // src/store/postgres/driver-repair.ts looks for this text (DRIVER_REPAIR_MARK) at startup.
-export const MARK = '/* attribution-service: write scheduler repair */';
+const MARK = '/* attribution-service: write scheduler repair */';
 
 const TEARDOWN = 'clearImmediate(nextWriteTimer)\n';
 const TEARDOWN_FIXED = `clearImmediate(nextWriteTimer)\n    nextWriteTimer = chunk = null ${MARK}\n`;
@@ -30,7 +30,7 @@ function builds(root) {
 }
 
 /** Returns the repaired text, or undefined when the file does not have the expected shape. */
-export function repair(text) {
+function repair(text) {
   if (text.includes(MARK)) {
     return text;
   }
@@ -80,6 +80,4 @@ function main() {
   process.exitCode = missing > 0 ? 1 : 0;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  main();
-}
+main();
