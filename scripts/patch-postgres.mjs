@@ -8,8 +8,10 @@
 // go out ahead of a startup message (Postgres: "invalid length of startup packet"). Seen as late
 // 503s after a Postgres restart (fault suite F2); test/store/postgres-teardown.test.ts reproduces it.
 // The repair: teardown forgets the cancelled immediate and the unsent bytes, and a flush that runs
-// after the socket is gone drops its bytes instead of throwing from the immediate (which would end
-// the process). Upstream: porsager/postgres, unreleased as of 3.4.9.
+// after the socket is gone (a query on a reserved connection whose backend died) fails the queries
+// waiting on it with CONNECTION_CLOSED, where 3.4.9 throws from the immediate and so ends the
+// process ("Cannot read properties of null (reading 'write')"). Upstream: porsager/postgres,
+// unreleased as of 3.4.9.
 //
 // Usage: node scripts/patch-postgres.mjs [--check]   (--check: exit 1 when a build is unrepaired)
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -22,7 +24,7 @@ const MARK = '/* attribution-service: write scheduler repair */';
 const TEARDOWN = 'clearImmediate(nextWriteTimer)\n';
 const TEARDOWN_FIXED = `clearImmediate(nextWriteTimer)\n    nextWriteTimer = chunk = null ${MARK}\n`;
 const FLUSH = '  function nextWrite(fn) {\n';
-const FLUSH_FIXED = `  function nextWrite(fn) {\n    if (!socket) return (chunk = nextWriteTimer = null, false) ${MARK}\n`;
+const FLUSH_FIXED = `  function nextWrite(fn) {\n    if (!socket) return (chunk = nextWriteTimer = null, error(Errors.connection('CONNECTION_CLOSED', options)), false) ${MARK}\n`;
 
 /** The connection.js of each build the package ships (ESM, CommonJS, Workers). */
 function builds(root) {

@@ -3,7 +3,8 @@
 // (scripts/patch-postgres.mjs) keeps the cancelled write's state, so the slot's next attempts hang
 // until connect_timeout (CONNECT_TIMEOUT, 3 s each) and then send stale bytes first (Postgres:
 // "invalid length of startup packet"). Seen as late 503s after a Postgres restart (fault suite F2).
-// Here: steady queries and transactions on a pool while its backends are terminated again and again.
+// Here: steady queries and transactions on a pool while its backends are terminated again and again;
+// and a query on a reserved connection whose backend died, which 3.4.9 answers by ending the process.
 // A query is given up after 5 s: postgres.js 3.4.9 has another, rarer fault under this storm (a
 // connection left in its 'connecting' queue with an answered query it never resolves), not repaired
 // here and not what this test judges; waiting on it would only time the test out.
@@ -58,6 +59,33 @@ describe('postgres.js write scheduler repair', () => {
       encoding: 'utf8',
     });
     expect(out).toContain('already repaired');
+  });
+
+  it('when the backend of a reserved connection is killed, then its next query fails with CONNECTION_CLOSED at once, neither ending the process nor hanging', async () => {
+    // Arrange: postgres.js 3.4.9 throws from its write immediate here (the process ends).
+    const name = `${app}_reserved`;
+    const url = new URL(await processDatabaseUrl());
+    url.searchParams.set('application_name', name);
+    const pool = postgres(url.toString(), { max: 2, onnotice: () => {} });
+    try {
+      const reserved = await pool.reserve();
+      await reserved`SELECT 1`;
+      await admin`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = ${name}`;
+      await sleep(300);
+
+      // Act
+      const outcome = await within(3_000, reserved`SELECT 2`).then(
+        () => 'answered',
+        (err: { code?: string }) => err.code,
+      );
+      const after = await within(3_000, pool`SELECT 3 AS x`);
+
+      // Assert
+      expect(outcome).toBe('CONNECTION_CLOSED');
+      expect(after).toEqual([{ x: 3 }]);
+    } finally {
+      await pool.end({ timeout: 1 });
+    }
   });
 
   it('when the pool backends are terminated again and again under load, then no connection attempt hangs and every slot answers afterwards', async () => {
