@@ -10,8 +10,11 @@
 // The repair: teardown forgets the cancelled immediate and the unsent bytes, and a flush that runs
 // after the socket is gone (a query on a reserved connection whose backend died) fails the queries
 // waiting on it with CONNECTION_CLOSED, where 3.4.9 throws from the immediate and so ends the
-// process ("Cannot read properties of null (reading 'write')"). Upstream: porsager/postgres,
-// unreleased as of 3.4.9.
+// process ("Cannot read properties of null (reading 'write')"). And a close fails every query
+// still queued on the connection: 3.4.9 skips that after a socket error, so a query sent between
+// the socket's 'error' and 'close' stayed queued, was taken for in flight on the next connection
+// and never settled (a request hung; postgres-teardown.test.ts shows it). Upstream:
+// porsager/postgres, unreleased as of 3.4.9.
 //
 // Usage: node scripts/patch-postgres.mjs [--check]   (--check: exit 1 when a build is unrepaired)
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -23,6 +26,8 @@ const MARK = '/* attribution-service: write scheduler repair */';
 
 const TEARDOWN = 'clearImmediate(nextWriteTimer)\n';
 const TEARDOWN_FIXED = `clearImmediate(nextWriteTimer)\n    nextWriteTimer = chunk = null ${MARK}\n`;
+const CLOSED = '  async function closed(hadError) {\n';
+const CLOSED_FIXED = `  async function closed(hadError) {\n    while (sent.length) queryError(sent.shift(), Errors.connection('CONNECTION_CLOSED', options, socket)) ${MARK}\n`;
 const FLUSH = '  function nextWrite(fn) {\n';
 const FLUSH_FIXED = `  function nextWrite(fn) {\n    if (!socket) return (chunk = nextWriteTimer = null, error(Errors.connection('CONNECTION_CLOSED', options)), false) ${MARK}\n`;
 
@@ -37,10 +42,13 @@ function repair(text) {
     return text;
   }
   const teardowns = text.split(`    ${TEARDOWN}`).length - 1;
-  if (teardowns !== 2 || !text.includes(FLUSH)) {
+  if (teardowns !== 2 || !text.includes(FLUSH) || !text.includes(CLOSED)) {
     return undefined;
   }
-  return text.replaceAll(`    ${TEARDOWN}`, `    ${TEARDOWN_FIXED}`).replace(FLUSH, FLUSH_FIXED);
+  return text
+    .replaceAll(`    ${TEARDOWN}`, `    ${TEARDOWN_FIXED}`)
+    .replace(FLUSH, FLUSH_FIXED)
+    .replace(CLOSED, CLOSED_FIXED);
 }
 
 function packageRoot() {

@@ -5,9 +5,9 @@
 // "invalid length of startup packet"). Seen as late 503s after a Postgres restart (fault suite F2).
 // Here: steady queries and transactions on a pool while its backends are terminated again and again;
 // and a query on a reserved connection whose backend died, which 3.4.9 answers by ending the process.
-// A query is given up after 5 s: postgres.js 3.4.9 has another, rarer fault under this storm (a
-// connection left in its 'connecting' queue with an answered query it never resolves), not repaired
-// here and not what this test judges; waiting on it would only time the test out.
+// 3.4.9 also leaves a query sent between a socket's 'error' and 'close' queued for good, so it is
+// taken for in flight on the next connection and never settles: a query here is given up after 5 s
+// (GIVEN_UP) and none may be.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -140,6 +140,7 @@ describe('postgres.js write scheduler repair', () => {
     // Killed backends fail their queries (57P01, CONNECTION_CLOSED, ECONNRESET); none may time out.
     const seen = JSON.stringify(Object.fromEntries(failures));
     expect(failures.get('CONNECT_TIMEOUT') ?? 0, seen).toBe(0);
+    expect(failures.get('GIVEN_UP') ?? 0, seen).toBe(0);
     expect(Math.max(...waves)).toBeLessThan(2_000);
   }, 60_000);
 });
