@@ -51,14 +51,9 @@ function repair(text) {
     .replace(CLOSED, CLOSED_FIXED);
 }
 
+/** postgres.js's directory, from its CommonJS entry (cjs/src/index.js; its exports map hides package.json). */
 function packageRoot() {
-  const require = createRequire(import.meta.url);
-  try {
-    return path.dirname(require.resolve('postgres/package.json'));
-  } catch {
-    // postgres.js's exports map may not list package.json: find it from the CommonJS entry.
-    return path.resolve(path.dirname(require.resolve('postgres')), '..', '..');
-  }
+  return path.resolve(path.dirname(createRequire(import.meta.url).resolve('postgres')), '..', '..');
 }
 
 function main() {
