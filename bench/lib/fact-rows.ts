@@ -5,6 +5,7 @@
 // their install, so the writer enriches them from Postgres as it does in production. `enriched`
 // is the same row as it lands in ClickHouse (attribution columns added), for the raw-insert ceiling.
 import { classifyUserAgent } from '../../src/domain/links/classify-user-agent.ts';
+import { newTimeId } from '../../src/lib/ids.ts';
 import { formatChTime, localDay } from '../../src/lib/time.ts';
 import type { Sql } from '../../src/store/postgres/pool.ts';
 import { mobileAgent, type Rng } from './seed.ts';
@@ -210,12 +211,13 @@ export function makeFact(s: FactState, rng: Rng, i: number, n: number): BenchFac
   const ms = WEEK_START + Math.floor((i * WEEK_MS) / n) + rng.int(1000);
   const x = rng.next();
   const u = s.installs[rng.int(s.installs.length)] as Install;
+  // Ids as the service makes them (lib/ids.ts newTimeId: the time, then random characters).
   if (x < FACT_MIX.clicks) {
-    const id = code(rng, 20);
+    const id = newTimeId(ms, code(rng, 12));
     return { table: 'clicks', factId: id, row: clickRow(rng, s.projectId, s.campaignIds, id, ms) };
   }
   const isEvent = x < FACT_MIX.clicks + FACT_MIX.events;
-  const id = `${isEvent ? 'ev' : 'pay'}_${code(rng, 20)}`;
+  const id = `${isEvent ? 'ev' : 'pay'}_${newTimeId(ms, code(rng, 12))}`;
   const row = isEvent ? eventRow(rng, s.projectId, u, id, ms) : paymentRow(rng, s.projectId, u, id, ms, i + 1);
   const table = isEvent ? 'events' : 'payments';
   return { table, factId: id, row, enrichInstall: u.id, enrichment: enrichmentOf(u, s.campaignIds) };

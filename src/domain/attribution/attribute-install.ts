@@ -4,7 +4,7 @@
 // moved), so a decision never waits for the writer. The job asks to be retried only while an ad
 // network's API is briefly unavailable (a few times, see resolvers.ts; then it decides without it).
 import type { Deps } from '../../deps.ts';
-import { randomCode } from '../../lib/ids.ts';
+import { newTimeId } from '../../lib/ids.ts';
 import { microBatcher } from '../../lib/micro-batch.ts';
 import { formatChTime, localDay } from '../../lib/time.ts';
 import type { AttributeInstallPayload } from '../../queue/payloads.ts';
@@ -175,7 +175,7 @@ async function decideAndSave(
       ? await findCampaignById(deps.sql, project.id, decided.campaignId)
       : undefined;
   const decision = claimed ? { ...decided, displayId: claimed.displayId } : decided;
-  const decisionId = `ad_${randomCode(20)}`;
+  const decisionId = `ad_${newTimeId()}`;
   const row = decisionRow(project, install, decision, decisionId, deps.now());
   // Two runs racing on one install both decide, but only the one whose save wins records a fact
   // and returns the decision; the other is a no-op, as after a decision. The save is one atomic

@@ -2,7 +2,7 @@
 // with the attempt id as the dedup token; a log that cannot be written is reported and never fails
 // the delivery itself (its state is in Postgres).
 import type { Deps } from '../../deps.ts';
-import { randomCode } from '../../lib/ids.ts';
+import { newTimeId } from '../../lib/ids.ts';
 import { formatChTime } from '../../lib/time.ts';
 import { insertFactRows } from '../../store/clickhouse/facts.ts';
 
@@ -18,7 +18,7 @@ export type AttemptLog = {
 };
 
 export async function logAttempt(deps: Pick<Deps, 'ch' | 'log'>, a: AttemptLog): Promise<void> {
-  const attemptId = `da_${randomCode(20)}`;
+  const attemptId = `da_${newTimeId()}`;
   const row = {
     attempt_id: attemptId,
     project_id: a.projectId,

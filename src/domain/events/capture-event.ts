@@ -8,7 +8,7 @@
 // one transaction claims their event_ids in one statement and writes their outbox rows in another,
 // and each request is still answered with its own outcome once that transaction has committed.
 import type { Deps } from '../../deps.ts';
-import { randomCode } from '../../lib/ids.ts';
+import { newTimeId } from '../../lib/ids.ts';
 import { BatchItemsFailed, batcherPerOwner, settleAll } from '../../lib/micro-batch.ts';
 import { revenueAmount } from '../../lib/money.ts';
 import { formatChTime, localDay } from '../../lib/time.ts';
@@ -144,7 +144,7 @@ export async function captureEvent(
     return 'unregistered';
   }
   const now = deps.now();
-  const factId = input.eventId ?? `ev_${randomCode(20)}`;
+  const factId = input.eventId ?? `ev_${newTimeId()}`;
   const row = eventRow(project, user, input, factId, now);
   return eventBatcher(deps.sql)({ project, input, user, factId, row, now });
 }

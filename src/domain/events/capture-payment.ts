@@ -4,7 +4,7 @@
 // The dedupe key is (project, payment_id), as the spec says; the docs' (type, payment_id) is not
 // used. A payment without an id (absent or "") is never deduplicated.
 import type { Deps } from '../../deps.ts';
-import { randomCode } from '../../lib/ids.ts';
+import { newTimeId } from '../../lib/ids.ts';
 import { insertOutboxRows } from '../../store/postgres/fact-outbox.ts';
 import { insertPayment } from '../../store/postgres/payments.ts';
 import { asSql, beginPipelined, type Tx } from '../../store/postgres/pool.ts';
@@ -65,7 +65,7 @@ export async function capturePayment(
     return 'unregistered';
   }
   const now = deps.now();
-  const factId = `pay_${randomCode(20)}`;
+  const factId = `pay_${newTimeId()}`;
   const needs = senderNeeds(user);
   const skan = needs.skan && isSkanRevenue(input.type, input.status);
   const store = async (txh: Tx): Promise<CaptureOutcome> => {

@@ -4,7 +4,7 @@
 // payment_row, and the capture's time and day (recorded_at is now), so revenue nets to zero in
 // every window. Only payments not removed yet are touched: a repeated call removes nothing more.
 import type { Deps } from '../../deps.ts';
-import { randomCode } from '../../lib/ids.ts';
+import { newTimeId } from '../../lib/ids.ts';
 import { trimDecimal } from '../../lib/money.ts';
 import { insertOutboxRows, type OutboxRow } from '../../store/postgres/fact-outbox.ts';
 import { markPaymentsRemoved, type RemovedPayment } from '../../store/postgres/payments.ts';
@@ -18,7 +18,7 @@ export type RemovePaymentsInput = { paymentId: string | null; userId: string | n
 const OUTBOX_CHUNK = 1000;
 
 function correction(project: Project, p: RemovedPayment, now: number): OutboxRow {
-  const factId = `pay_${randomCode(20)}`;
+  const factId = `pay_${newTimeId()}`;
   const row = paymentFactRow(project, {
     factId,
     paymentRow: p.id,

@@ -5,7 +5,7 @@
 //    unless it opened the same campaign within the last 30 s (an SDK retry), or it was active
 //    within the project's inactivity window.
 import type { Deps } from '../../deps.ts';
-import { randomCode } from '../../lib/ids.ts';
+import { newTimeId } from '../../lib/ids.ts';
 import { enqueueAttributionOrHold } from '../../queue/enqueue.ts';
 import { findAttributionSettings } from '../../store/postgres/attribution-settings.ts';
 import { type CampaignRecord, findCampaignByDisplayId } from '../../store/postgres/campaigns.ts';
@@ -62,7 +62,7 @@ async function reengage(deps: Pick<Deps, 'sql' | 'now'>, project: Project, insta
   if (cfg.reengagementInactivityMs > 0 && now - lastActive < cfg.reengagementInactivityMs) {
     return;
   }
-  const id = `ad_${randomCode(20)}`;
+  const id = `ad_${newTimeId()}`;
   await deps.sql.begin(async (txh) => {
     const tx = asSql(txh);
     await saveReengagement(tx, project.id, install.installInstanceId, c.id);

@@ -3,7 +3,7 @@
 // same install id returns the same processing_id and creates nothing new.
 import { createHash } from 'node:crypto';
 import type { Deps } from '../../deps.ts';
-import { randomCode } from '../../lib/ids.ts';
+import { newTimeId } from '../../lib/ids.ts';
 import { formatChTime, localDay } from '../../lib/time.ts';
 import { enqueueAttributionOrHold } from '../../queue/enqueue.ts';
 import { insertOutboxRows } from '../../store/postgres/fact-outbox.ts';
@@ -65,7 +65,7 @@ export async function registerInstall(
       appleAdsToken: signals.appleAdsToken,
       initLink: input.link,
     });
-    const eventId = `ie_${randomCode(20)}`;
+    const eventId = `ie_${newTimeId()}`;
     await insertOutboxRows(tx, [
       {
         table: 'install_events',

@@ -7,7 +7,7 @@
 // 1 with the new. An identical restatement writes nothing. Writers of one project are serialised,
 // so two concurrent batches can never both write a +1 for the same new key.
 import type { Deps } from '../../deps.ts';
-import { randomCode } from '../../lib/ids.ts';
+import { newTimeId } from '../../lib/ids.ts';
 import { insertOutboxRows, type OutboxRow } from '../../store/postgres/fact-outbox.ts';
 import { asSql } from '../../store/postgres/pool.ts';
 import type { Project } from '../../store/postgres/projects.ts';
@@ -125,7 +125,7 @@ export async function upsertSpend(
     const writes: SpendRecord[] = [];
     const facts: OutboxRow[] = [];
     const fact = (c: Candidate, v: SpendRecord, sign: 1 | -1): OutboxRow => {
-      const factId = `sp_${randomCode(20)}`;
+      const factId = `sp_${newTimeId()}`;
       const row = spendFactRow(project.id, factId, { ...v, displayId: c.displayId }, sign, now);
       return { table: 'spend', factId, projectId: project.id, row };
     };

@@ -4,7 +4,7 @@
 // writer adds the install's campaign). error changes nothing: the install is tried again on the
 // next pass.
 import type { Deps } from '../../deps.ts';
-import { randomCode } from '../../lib/ids.ts';
+import { newTimeId } from '../../lib/ids.ts';
 import { formatChTime, localDay } from '../../lib/time.ts';
 import { insertOutboxRows } from '../../store/postgres/fact-outbox.ts';
 import { asSql } from '../../store/postgres/pool.ts';
@@ -38,7 +38,7 @@ export async function recordPushResults(
     const tx = asSql(txh);
     const gone = await markPushFailed(tx, project.id, failed, batch.day, at, UNINSTALL_AFTER_FAILED_DAYS);
     const rows = gone.map((g) => {
-      const factId = `un_${randomCode(20)}`;
+      const factId = `un_${newTimeId()}`;
       return {
         table: 'uninstalls' as const,
         factId,

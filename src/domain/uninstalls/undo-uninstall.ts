@@ -2,7 +2,7 @@
 // uninstall state is cleared and an install_events row of kind 'reinstall_after_uninstall' records
 // when (the uninstalls fact stays: reporting's `uninstalls` counts detected uninstalls, and this
 // row lets a report subtract or show the comebacks). Runs in the caller's transaction.
-import { randomCode } from '../../lib/ids.ts';
+import { newTimeId } from '../../lib/ids.ts';
 import { formatChTime, localDay } from '../../lib/time.ts';
 import { insertOutboxRows } from '../../store/postgres/fact-outbox.ts';
 import type { Sql } from '../../store/postgres/pool.ts';
@@ -19,7 +19,7 @@ export async function undoUninstall(
   if (!cleared) {
     return false;
   }
-  const eventId = `ie_${randomCode(20)}`;
+  const eventId = `ie_${newTimeId()}`;
   await insertOutboxRows(tx, [
     {
       table: 'install_events',

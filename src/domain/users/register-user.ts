@@ -8,7 +8,7 @@
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../http/errors.ts';
 import { MSG } from '../../http/messages.ts';
-import { randomCode } from '../../lib/ids.ts';
+import { newTimeId } from '../../lib/ids.ts';
 import { formatChTime, localDay } from '../../lib/time.ts';
 import { findCampaignById } from '../../store/postgres/campaigns.ts';
 import { insertOutboxRows } from '../../store/postgres/fact-outbox.ts';
@@ -75,7 +75,7 @@ export async function registerUser(
       attributedAt: new Date(now),
     });
     if (user.created) {
-      const eventId = `su_${randomCode(20)}`;
+      const eventId = `su_${newTimeId()}`;
       await insertOutboxRows(tx, [
         {
           table: 'signups',
