@@ -16,6 +16,8 @@ export type Storage = {
   rawBytesPerRow: number;
   /** All bytes ÷ raw facts (what one fact costs with everything derived from it). */
   allBytesPerFact: number;
+  /** Compressed bytes per row of each raw table's columns, largest first (where the bytes go). */
+  columns: Record<string, Record<string, number>>;
 };
 
 const RAW = new Set<string>(FACT_TABLES);
@@ -37,6 +39,19 @@ export async function readStorage(ch: ClickHouseClient): Promise<Storage> {
   const rawRows = raw.reduce((s, t) => s + t.rows, 0);
   const rawBytes = raw.reduce((s, t) => s + t.bytes, 0);
   const allBytes = tables.reduce((s, t) => s + t.bytes, 0);
+  const cs = await ch.query({
+    query: `SELECT table, name, toUInt64(sum(data_compressed_bytes)) AS bytes
+      FROM system.columns WHERE database = currentDatabase() AND table IN ({raw:Array(String)})
+      GROUP BY table, name ORDER BY table, bytes DESC`,
+    query_params: { raw: raw.map((t) => t.table) },
+    format: 'JSONEachRow',
+  });
+  const columns: Record<string, Record<string, number>> = {};
+  for (const c of await cs.json<{ table: string; name: string; bytes: string }>()) {
+    const rows = raw.find((t) => t.table === c.table)?.rows ?? 0;
+    const perRow = rows > 0 ? Math.round((Number(c.bytes) / rows) * 100) / 100 : 0;
+    columns[c.table] = { ...columns[c.table], [c.name]: perRow };
+  }
   return {
     tables,
     rawRows,
@@ -44,6 +59,7 @@ export async function readStorage(ch: ClickHouseClient): Promise<Storage> {
     allBytes,
     rawBytesPerRow: rawBytes / rawRows,
     allBytesPerFact: allBytes / rawRows,
+    columns,
   };
 }
 

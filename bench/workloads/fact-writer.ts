@@ -167,6 +167,8 @@ export const workload: Workload = {
         bytes_as_written: { raw_per_row: written.rawBytesPerRow, all_per_fact: written.allBytesPerFact },
         tables_as_written: perTable(written),
         tables_merged: perTable(merged),
+        /** Compressed bytes per row of each raw table's columns after the merge (wide parts only). */
+        columns_merged: merged.columns,
         process_peak_rss_mb: round(r.processPeakRssMb, 0),
       },
     };
