@@ -48,4 +48,30 @@ describe('resting outbox rows', () => {
     expect((await signupFacts(deps, p)).map((s) => s.user_id).sort()).toEqual(['early', 'later']);
     expect(await restingRows(p)).toEqual([]);
   });
+
+  it('when an init registers an install still to be attributed, then its install event rests from the start: no writer claims it until the decision wakes it', async () => {
+    // Arrange
+    const { deps } = h();
+    const p = await newProject(deps);
+    const iid = randomUUID();
+    // Act
+    await init(h(), p.token, { install_instance_id: iid });
+    const atInit = await restingRows(p);
+    const beforeDecision = await flushFactBatch(deps, 'install_events');
+    const claimsBefore = await deps.sql`SELECT 1 FROM fact_batches WHERE fact_table = 'install_events'`;
+    await attribute(h(), p, iid);
+    await flushFacts(h());
+    await init(h(), p.token, { install_instance_id: iid });
+    const reopened = await restingRows(p);
+    // Assert: nothing was claimed (not even to be given back) before the decision
+    expect(atInit).toEqual([{ fact_table: 'install_events', resting: true }]);
+    expect(beforeDecision).toMatchObject({ inserted: 0, waiting: 0 });
+    expect(claimsBefore).toHaveLength(0);
+    const [row] = await deps.sql<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM fact_outbox WHERE project_id = ${p.project.id} AND fact_table = 'install_events'`;
+    expect(row?.n).toBe(1);
+    // An app open of the decided install does not wait
+    expect(reopened).toEqual([{ fact_table: 'install_events', resting: null }]); // no not_before
+  });
 });
+

@@ -72,6 +72,8 @@ export async function registerInstall(
         factId: eventId,
         projectId: project.id,
         enrichInstall: input.installInstanceId,
+        // A new or re-attributed install waits for its decision, which wakes this row.
+        resting: result.install.attributionStatus === 'pending',
         row: {
           event_id: eventId,
           project_id: project.id,

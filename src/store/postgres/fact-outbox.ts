@@ -8,6 +8,12 @@ export type OutboxRow = {
   row: Record<string, unknown>;
   /** The install whose attribution the writer adds to the row (see domain/facts/enrich-facts.ts). */
   enrichInstall?: string;
+  /**
+   * The install is being attributed: the row rests (not claimed) until the decision wakes it
+   * (wakeRestingRows), or for 30 s at most (the longest rest releaseRows gives). Without it a writer claims, reads and
+   * gives back the row, often more than once, while the decision is made.
+   */
+  resting?: boolean;
 };
 export type ClaimedRow = {
   seq: string;
@@ -31,10 +37,19 @@ export async function insertOutboxRows(sql: Sql, rows: OutboxRow[]): Promise<voi
   // as five text[] parameters every quote of every row had to be escaped for the array literal,
   // the largest cost of a click's redirect (bench `redirects`, --cpu-prof).
   const payload = JSON.stringify(
-    rows.map((r) => ({ t: r.table, f: r.factId, p: r.projectId, r: r.row, e: r.enrichInstall ?? null })),
+    rows.map((r) => ({
+      t: r.table,
+      f: r.factId,
+      p: r.projectId,
+      r: r.row,
+      e: r.enrichInstall ?? null,
+      ...(r.resting ? { w: 1 } : {}),
+    })),
   );
-  await sql`INSERT INTO fact_outbox (fact_table, fact_id, project_id, row, enrich_install)
-    SELECT x->>'t', x->>'f', (x->>'p')::uuid, x->'r', x->>'e' FROM jsonb_array_elements(${payload}::text::jsonb) AS x`;
+  await sql`INSERT INTO fact_outbox (fact_table, fact_id, project_id, row, enrich_install, not_before)
+    SELECT x->>'t', x->>'f', (x->>'p')::uuid, x->'r', x->>'e',
+      CASE WHEN x ? 'w' THEN now() + interval '30 seconds' END
+    FROM jsonb_array_elements(${payload}::text::jsonb) AS x`;
 }
 
 type Claimed = {
