@@ -74,4 +74,3 @@ describe('resting outbox rows', () => {
     expect(reopened).toEqual([{ fact_table: 'install_events', resting: null }]); // no not_before
   });
 });
-
