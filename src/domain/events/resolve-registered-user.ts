@@ -71,3 +71,16 @@ export async function resolveRegisteredUser(
     sender,
   };
 }
+
+/**
+ * The install's platform, undefined when there is none, through the same batched lookup: trigger's
+ * check before its transaction shares a statement with the capture requests' lookups.
+ */
+export async function findInstallPlatformBatched(
+  deps: Pick<Deps, 'sql'>,
+  projectId: string,
+  installInstanceId: string,
+): Promise<string | undefined> {
+  const r = await lookupBatcher(deps.sql)({ projectId, installInstanceId, userId: null });
+  return r.install?.platform;
+}

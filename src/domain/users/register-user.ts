@@ -12,11 +12,11 @@ import { newTimeId } from '../../lib/ids.ts';
 import { formatChTime, localDay } from '../../lib/time.ts';
 import { findCampaignById } from '../../store/postgres/campaigns.ts';
 import { insertOutboxRows } from '../../store/postgres/fact-outbox.ts';
-import { findInstallPlatform } from '../../store/postgres/installs.ts';
 import { asSql, beginPipelined, type Tx } from '../../store/postgres/pool.ts';
 import type { Project } from '../../store/postgres/projects.ts';
 import { tieInstallToUser, upsertAppUser } from '../../store/postgres/users.ts';
 import { queueDeliveries } from '../deliveries/queue-deliveries.ts';
+import { findInstallPlatformBatched } from '../events/resolve-registered-user.ts';
 import { recordSkanActivity } from '../skan/record-skan-activity.ts';
 
 export type UserDetails = {
@@ -50,7 +50,7 @@ export async function registerUser(
   const now = deps.now();
   // An iOS install's sign-up moves its SKAN counters (read, re-evaluated, written back), so only a
   // body for another platform may share a pipeline with other requests' bodies.
-  const platform = await findInstallPlatform(deps.sql, project.id, input.installInstanceId);
+  const platform = await findInstallPlatformBatched(deps, project.id, input.installInstanceId);
   if (platform === undefined) {
     // Refused before the transaction: a body that throws makes its whole commit group re-run alone.
     throw new ApiError(400, MSG.installNotFound);

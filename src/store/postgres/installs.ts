@@ -138,17 +138,6 @@ export async function upsertInstall(sql: Sql, i: NewInstall): Promise<{ created:
   return { created: row.created as boolean, install: toInstall(row) };
 }
 
-/** The install's platform ('ANDROID' or 'IOS'; it never changes), undefined when there is none. */
-export async function findInstallPlatform(
-  sql: Sql,
-  projectId: string,
-  installInstanceId: string,
-): Promise<string | undefined> {
-  const [row] = await sql<{ platform: string }[]>`
-    SELECT platform FROM installs WHERE project_id = ${projectId} AND install_instance_id = ${installInstanceId}`;
-  return row?.platform;
-}
-
 export async function findInstall(
   sql: Sql,
   projectId: string,
