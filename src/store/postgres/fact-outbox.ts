@@ -10,8 +10,8 @@ export type OutboxRow = {
   enrichInstall?: string;
   /**
    * The install is being attributed: the row rests (not claimed) until the decision wakes it
-   * (wakeRestingRows), or for 30 s at most (the longest rest releaseRows gives). Without it a writer claims, reads and
-   * gives back the row, often more than once, while the decision is made.
+   * (wakeRestingRows), or for 30 s at most (the longest rest releaseRows gives). Without it a
+   * writer claims, reads and gives back the row, often more than once, while the decision is made.
    */
   resting?: boolean;
 };
