@@ -10,11 +10,14 @@ export type OutboxRow = {
   enrichInstall?: string;
   /**
    * The install is being attributed: the row rests (not claimed) until the decision wakes it
-   * (wakeRestingRows), or for 30 s at most (the longest rest releaseRows gives). Without it a
+   * (wakeRestingRows), or for LONGEST_REST at most, as a row releaseRows gives back. Without it a
    * writer claims, reads and gives back the row, often more than once, while the decision is made.
    */
   resting?: boolean;
 };
+/** The longest a resting row waits before a claim may take it again, woken or not. */
+const LONGEST_REST = '30 seconds';
+
 export type ClaimedRow = {
   seq: string;
   factId: string;
@@ -48,7 +51,7 @@ export async function insertOutboxRows(sql: Sql, rows: OutboxRow[]): Promise<voi
   );
   await sql`INSERT INTO fact_outbox (fact_table, fact_id, project_id, row, enrich_install, not_before)
     SELECT x->>'t', x->>'f', (x->>'p')::uuid, x->'r', x->>'e',
-      CASE WHEN x ? 'w' THEN now() + interval '30 seconds' END
+      CASE WHEN x ? 'w' THEN now() + ${LONGEST_REST}::interval END
     FROM jsonb_array_elements(${payload}::text::jsonb) AS x`;
 }
 
@@ -196,7 +199,7 @@ export async function releaseRows(sql: Sql, seqs: string[]): Promise<void> {
     await sql`
       WITH unclaimed AS (DELETE FROM fact_claims WHERE seq = ANY(${seqs}::bigint[]))
       UPDATE fact_outbox SET
-        not_before = now() + LEAST(interval '30 seconds', GREATEST(interval '1 second', (now() - created_at) / 4))
+        not_before = now() + LEAST(${LONGEST_REST}::interval, GREATEST(interval '1 second', (now() - created_at) / 4))
       WHERE seq = ANY(${seqs}::bigint[])`;
   }
 }
