@@ -8,7 +8,7 @@ import postgres from 'postgres';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { PG_MIGRATIONS } from '../../src/lib/paths.ts';
 import { migrateClickHouse, splitStatements } from '../../src/store/clickhouse/migrate.ts';
-import { claimRows, readBatch, retakeStaleBatch } from '../../src/store/postgres/fact-outbox.ts';
+import { claimRows, insertOutboxRows, readBatch, retakeStaleBatch } from '../../src/store/postgres/fact-outbox.ts';
 import { listMigrationFiles, migratePostgres } from '../../src/store/postgres/migrate.ts';
 import { createPool, type Sql } from '../../src/store/postgres/pool.ts';
 import { testClickHouse } from '../support/harness.ts';
@@ -142,6 +142,45 @@ describe('migratePostgres', () => {
       expect(stale?.batchId).toBe('7');
       expect(stale?.rows.map((r) => r.factId)).toEqual(['ck_1', 'ck_2']);
       expect(await claimRows(db, 'clicks', 10)).toBeUndefined();
+    });
+  });
+
+  it('when 0018 runs over an outbox with pending, resting and claimed rows, then each keeps its row and state, and the writer reads them and new rows alike', async () => {
+    const files = await listMigrationFiles(PG_MIGRATIONS, '.sql');
+    const before = await migrationsDir({});
+    for (const f of files.filter((m) => m.version < 18)) {
+      await copyFile(f.file, path.join(before, f.name));
+    }
+    await withScratchDatabase(1, async ([sql]) => {
+      const db = sql as Sql;
+      await migratePostgres(db, before);
+      const project = '00000000-0000-4000-8000-000000000018';
+      const row = (id: string) => ({ event_id: id, event_data: '{"a":"\\u00e9 \\"q\\""}', amount: '12.5' });
+      await db`INSERT INTO fact_outbox (fact_table, fact_id, project_id, row, enrich_install, not_before) VALUES
+        ('events', 'ev_1', ${project}, ${db.json(row('ev_1'))}, 'iid_1', NULL),
+        ('events', 'ev_2', ${project}, ${db.json(row('ev_2'))}, 'iid_2', now() + interval '1 hour')`;
+      const held = await claimRows(db, 'events', 1);
+
+      expect(await migratePostgres(db, PG_MIGRATIONS)).toEqual(files.filter((m) => m.version >= 18).map((m) => m.name));
+      await insertOutboxRows(db, [
+        { table: 'events', factId: 'ev_3', projectId: project, row: row('ev_3'), enrichInstall: 'iid_3' },
+        { table: 'events', factId: 'ev_4', projectId: project, row: row('ev_4'), resting: true },
+      ]);
+      const first = await readBatch(db, held);
+      const next = await readBatch(db, await claimRows(db, 'events', 10));
+      const [types] = await db<{ t: string; resting: number }[]>`
+        SELECT format_type(atttypid, atttypmod) AS t,
+          (SELECT count(*)::int FROM fact_outbox WHERE not_before > now()) AS resting
+        FROM pg_attribute WHERE attrelid = 'fact_outbox'::regclass AND attname = 'row'`;
+
+      expect(types).toEqual({ t: 'json', resting: 2 });
+      expect(first?.rows.map((r) => [r.factId, JSON.parse(r.json), r.enrichInstall])).toEqual([
+        ['ev_1', row('ev_1'), 'iid_1'],
+      ]);
+      // ev_2 and ev_4 rest; ev_3 was written as its own JSON text
+      expect(next?.rows.map((r) => [r.factId, r.json, r.enrichInstall])).toEqual([
+        ['ev_3', JSON.stringify(row('ev_3')), 'iid_3'],
+      ]);
     });
   });
 

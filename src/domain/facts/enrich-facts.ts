@@ -54,7 +54,8 @@ function installColumns(a: InstallAttribution | undefined, tz: string): Added {
 }
 
 /**
- * A key the writer adds, named by the row itself (jsonb text: keys unescaped, each once). Built from
+ * A key the writer adds, named by the row itself (JSON.stringify text, or jsonb text for rows older
+ * than migration 0018: keys unescaped, each once). Built from
  * installColumns' own keys, so a column added there is looked for here too.
  */
 const ADDED_KEY = new RegExp(

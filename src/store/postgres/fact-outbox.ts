@@ -36,23 +36,30 @@ export async function insertOutboxRows(sql: Sql, rows: OutboxRow[]): Promise<voi
     return;
   }
   // One statement text whatever the row count, so Postgres and postgres.js prepare it once (a VALUES
-  // list of N rows was a new statement for every group size). The rows travel as one JSON array:
-  // as five text[] parameters every quote of every row had to be escaped for the array literal,
-  // the largest cost of a click's redirect (bench `redirects`, --cpu-prof).
-  const payload = JSON.stringify(
-    rows.map((r) => ({
-      t: r.table,
-      f: r.factId,
-      p: r.projectId,
-      r: r.row,
-      e: r.enrichInstall ?? null,
-      ...(r.resting ? { w: 1 } : {}),
-    })),
-  );
+  // list of N rows was a new statement for every group size). The rows travel as one JSON array,
+  // stored element by element as the json text they are (migration 0018); as a text[] parameter
+  // every quote of every row had to be escaped for the array literal, the largest cost of a
+  // click's redirect (bench `redirects`, --cpu-prof). The other columns are plain text arrays.
+  const n = rows.length;
+  const tables = new Array<string>(n);
+  const factIds = new Array<string>(n);
+  const projects = new Array<string>(n);
+  const enrich = new Array<string | null>(n);
+  const resting = new Array<string | null>(n);
+  for (let i = 0; i < n; i++) {
+    const r = rows[i] as OutboxRow;
+    tables[i] = r.table;
+    factIds[i] = r.factId;
+    projects[i] = r.projectId;
+    enrich[i] = r.enrichInstall ?? null;
+    resting[i] = r.resting ? 'y' : null;
+  }
+  const payload = JSON.stringify(rows.map((r) => r.row));
   await sql`INSERT INTO fact_outbox (fact_table, fact_id, project_id, row, enrich_install, not_before)
-    SELECT x->>'t', x->>'f', (x->>'p')::uuid, x->'r', x->>'e',
-      CASE WHEN x ? 'w' THEN now() + ${LONGEST_REST}::interval END
-    FROM jsonb_array_elements(${payload}::text::jsonb) AS x`;
+    SELECT t, f, p, r, e, CASE WHEN w IS NOT NULL THEN now() + ${LONGEST_REST}::interval END
+    FROM ROWS FROM (
+      unnest(${tables}::text[], ${factIds}::text[], ${projects}::uuid[], ${enrich}::text[], ${resting}::text[]),
+      json_array_elements(${payload}::text::json)) AS x (t, f, p, e, w, r)`;
 }
 
 type Claimed = {
@@ -186,7 +193,7 @@ export async function insertRetryBatch(sql: Sql, table: string, rows: OutboxRow[
       RETURNING id),
     added AS (
       INSERT INTO fact_outbox (fact_table, fact_id, project_id, row)
-      SELECT ${table}, x->>'f', (x->>'p')::uuid, x->'r' FROM jsonb_array_elements(${payload}::text::jsonb) AS x
+      SELECT ${table}, x->>'f', (x->>'p')::uuid, x->'r' FROM json_array_elements(${payload}::text::json) AS x
       RETURNING seq),
     claimed AS (INSERT INTO fact_claims (seq, batch_id) SELECT seq, (SELECT id FROM batch) FROM added)
     SELECT id::text FROM batch`;
