@@ -62,6 +62,13 @@ export async function insertOutboxRows(sql: Sql, rows: OutboxRow[]): Promise<voi
       json_array_elements(${payload}::text::json)) AS x (t, f, p, e, w, r)`;
 }
 
+/** A batch's rows (exported for the plan test in test/facts/claims.test.ts). */
+export const READ_BATCH_SQL = `
+  SELECT o.seq::text, o.fact_id, o.project_id, o.row::text AS json, o.enrich_install, o.created_at,
+    CASE WHEN o.enrich_install IS NOT NULL THEN o.row->>'ts' END AS ts,
+    CASE WHEN o.enrich_install IS NOT NULL THEN o.row->>'project_tz' END AS tz
+  FROM fact_claims c JOIN fact_outbox o ON o.seq = c.seq WHERE c.batch_id = $1`;
+
 type Claimed = {
   seq: string;
   fact_id: string;
@@ -98,11 +105,7 @@ export async function readBatch(
   if (batchId === undefined) {
     return undefined;
   }
-  const rows = await sql<Claimed[]>`
-    SELECT o.seq::text, o.fact_id, o.project_id, o.row::text AS json, o.enrich_install, o.created_at,
-      CASE WHEN o.enrich_install IS NOT NULL THEN o.row->>'ts' END AS ts,
-      CASE WHEN o.enrich_install IS NOT NULL THEN o.row->>'project_tz' END AS tz
-    FROM fact_claims c JOIN fact_outbox o ON o.seq = c.seq WHERE c.batch_id = ${batchId}`;
+  const rows = await sql.unsafe<Claimed[]>(READ_BATCH_SQL, [batchId]);
   if (rows.length === 0) {
     await deleteBatch(sql, batchId);
     return undefined;
@@ -113,7 +116,9 @@ export async function readBatch(
 /**
  * The claim's plan is pinned: it runs with sorts and sequential scans disabled for its own
  * transaction, so Postgres reads the table's pending rows through fact_outbox_pending (fact_table,
- * created_at, seq) in order, and probes fact_claims by its key. Left to itself the planner chose
+ * created_at) in order, and probes fact_claims by its key. (Rows of one insert share created_at;
+ * their order among themselves does not matter. seq left that index in migration 0019, so that
+ * reading and deleting a batch by seq always goes through the primary key.) Left to itself the planner chose
  * by statistics, and got it badly wrong twice (bench `fact-writer`): a prepared claim ran on a
  * generic plan that walked the whole outbox by seq and filtered by table (150–300 ms for a drained
  * table; the writer, busy claiming drained tables once a second each, never came back to the one
@@ -134,7 +139,7 @@ export const CLAIM_SQL = `
     SELECT o.seq, (SELECT id FROM batch) FROM fact_outbox o
     WHERE o.fact_table = $1 AND (o.not_before IS NULL OR o.not_before <= now())
       AND NOT EXISTS (SELECT 1 FROM fact_claims c WHERE c.seq = o.seq OFFSET 0)
-    ORDER BY o.created_at, o.seq LIMIT $2
+    ORDER BY o.created_at LIMIT $2
     ON CONFLICT DO NOTHING
     RETURNING 1),
   counted AS (SELECT count(*)::int AS n FROM claimed),
@@ -233,11 +238,14 @@ export async function wakeRestingRows(sql: Sql, projectId: string, installInstan
  * one of its rows in the outbox without its claim. The rows go by primary key lookups (= ANY of
  * the claimed seqs); a semi join walked the outbox's key from its head to the batch's last row.
  */
+/** A batch's claims, rows and batch row, once ClickHouse holds it (one statement). */
+export const DELETE_BATCH_SQL = `
+  WITH claims AS (DELETE FROM fact_claims WHERE batch_id = $1 RETURNING seq),
+  facts AS (DELETE FROM fact_outbox WHERE seq = ANY(ARRAY(SELECT seq FROM claims)))
+  DELETE FROM fact_batches WHERE id = $1`;
+
 export async function deleteBatch(sql: Sql | Tx, batchId: string): Promise<void> {
-  await sql`
-    WITH claims AS (DELETE FROM fact_claims WHERE batch_id = ${batchId} RETURNING seq),
-    facts AS (DELETE FROM fact_outbox WHERE seq = ANY(ARRAY(SELECT seq FROM claims)))
-    DELETE FROM fact_batches WHERE id = ${batchId}`;
+  await sql.unsafe(DELETE_BATCH_SQL, [batchId]);
 }
 
 export async function deadLetter(
