@@ -84,6 +84,66 @@ describe('candidate clicks', () => {
     expect(early).toEqual(alone);
   });
 
+  it('when clicks are stored, then a c: row of clicks_by_key leaves click_id empty and lookups by either key still find the click (migration 0022)', async () => {
+    const p = randomUUID();
+    await clicks(p, 3);
+
+    const rows = await (
+      await ch.query({
+        query: `SELECT match_key, click_id FROM clicks_by_key WHERE project_id = {p:String} ORDER BY match_key, click_id`,
+        format: 'JSONEachRow',
+        query_params: { p },
+      })
+    ).json<{ match_key: string; click_id: string }>();
+    expect(rows).toEqual([
+      { match_key: 'a:gaid-1', click_id: 'ck0000' },
+      { match_key: 'a:gaid-1', click_id: 'ck0001' },
+      { match_key: 'a:gaid-1', click_id: 'ck0002' },
+      { match_key: 'c:ck0000', click_id: '' },
+      { match_key: 'c:ck0001', click_id: '' },
+      { match_key: 'c:ck0002', click_id: '' },
+    ]);
+    const w = { fromMs: NOW - 86_400_000, toMs: NOW };
+    const [byClickId = [], byAdId = []] = await findClicksByKeys(ch, p, [
+      { value: 'c:ck0001', ...w },
+      { value: 'a:gaid-1', ...w },
+    ]);
+    expect(byClickId.map((c) => [c.clickId, c.campaignId, c.ip])).toEqual([['ck0001', 8, '10.9.9.9']]);
+    expect(byAdId.map((c) => c.clickId)).toEqual(['ck0000', 'ck0001', 'ck0002']);
+  });
+
+  it('when a c: row was written before migration 0022 (click_id repeated), then the lookup still finds its click', async () => {
+    const p = randomUUID();
+    await clicks(p, 2);
+    await ch.command({
+      query: `ALTER TABLE clicks_by_key DELETE WHERE project_id = {p:String}`,
+      query_params: { p },
+      clickhouse_settings: { mutations_sync: '2' },
+    });
+    await ch.insert({
+      table: 'clicks_by_key',
+      values: [
+        {
+          project_id: p,
+          match_key: 'c:ck0001',
+          ts: new Date(NOW - 200_000).toISOString().replace('T', ' ').replace('Z', ''),
+          click_id: 'ck0001',
+          campaign_id: 8,
+        },
+      ],
+      format: 'JSONEachRow',
+      clickhouse_settings: { insert_deduplication_token: `old-shape-${p}` },
+    });
+
+    const [found = [], gone = []] = await findClicksByKeys(ch, p, [
+      { value: 'c:ck0001', fromMs: NOW - 86_400_000, toMs: NOW },
+      { value: 'c:ck0000', fromMs: NOW - 86_400_000, toMs: NOW },
+    ]);
+
+    expect(found.map((c) => [c.clickId, c.ts])).toEqual([['ck0001', NOW - 200_000]]);
+    expect(gone).toEqual([]);
+  });
+
   it('when many lookups share an IP and a window end, then each still answers its own window', async () => {
     const p = randomUUID();
     await clicks(p, 250);

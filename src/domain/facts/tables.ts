@@ -29,13 +29,15 @@ export const isFactTable = (t: string): t is FactTable => (FACT_TABLES as readon
 /**
  * Every ClickHouse table holding rows about one user or device, and how GDPR deletion
  * (domain/users/delete-user.ts) finds them: `user` by user_id (or, for rows naming no user, by the
- * user's installs), `install` by install_instance_id, `click` by the installs' winning click ids.
+ * user's installs), `install` by install_instance_id, `click` by the installs' winning click ids
+ * (`click key`: by those ids or their `c:` match keys, since a `c:` row of clicks_by_key leaves
+ * click_id empty).
  * Materialized views never follow deletes from their source, so a view target that keeps such rows
  * must be listed here too (clicks_by_key / clicks_by_ip). The aggregates (campaign_daily,
  * campaign_event_daily, campaign_payment_daily, retention_cohort, revenue_cohort) hold counters and
  * uniq sketches per campaign and day, no row about one user; they keep counting a deleted user.
  */
-export const USER_DATA_TABLES: readonly { table: string; by: 'user' | 'install' | 'click' }[] = [
+export const USER_DATA_TABLES: readonly { table: string; by: 'user' | 'install' | 'click' | 'click key' }[] = [
   { table: 'signups', by: 'user' },
   { table: 'events', by: 'user' },
   { table: 'payments', by: 'user' },
@@ -43,6 +45,6 @@ export const USER_DATA_TABLES: readonly { table: string; by: 'user' | 'install' 
   { table: 'attributions', by: 'install' },
   { table: 'uninstalls', by: 'install' },
   { table: 'clicks', by: 'click' },
-  { table: 'clicks_by_key', by: 'click' },
+  { table: 'clicks_by_key', by: 'click key' },
   { table: 'clicks_by_ip', by: 'click' },
 ];

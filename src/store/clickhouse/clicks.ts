@@ -58,9 +58,15 @@ const MAX_CANDIDATES = 200;
 /** One lookup of a batch: a match key ('c:<click id>' or 'a:<ad id>') or an IP, and its window. */
 export type ClickLookup = { value: string; fromMs: number; toMs: number };
 
-type Source = { table: 'clicks_by_key'; column: 'match_key' } | { table: 'clicks_by_ip'; column: 'ip' };
-const BY_KEY: Source = { table: 'clicks_by_key', column: 'match_key' };
-const BY_IP: Source = { table: 'clicks_by_ip', column: 'ip' };
+type Source = { table: 'clicks_by_key' | 'clicks_by_ip'; column: 'match_key' | 'ip'; clickId: string };
+// Since ClickHouse migration 0022 a `c:<click id>` row of clicks_by_key leaves click_id empty (the id
+// is its match key after `c:`); rows written before keep it, and `a:` rows always carry it.
+const BY_KEY: Source = {
+  table: 'clicks_by_key',
+  column: 'match_key',
+  clickId: `if(s.click_id = '', substring(s.match_key, 3), s.click_id)`,
+};
+const BY_IP: Source = { table: 'clicks_by_ip', column: 'ip', clickId: 's.click_id' };
 
 // The lookups travel as three arrays; the inner query joins each lookup's rows to its own window
 // and keeps its newest MAX_CANDIDATES (LIMIT … BY the lookup's index), so the answer holds what
@@ -69,7 +75,7 @@ const BY_IP: Source = { table: 'clicks_by_ip', column: 'ip' };
 // lookupSpans), so many installs behind one IP do not multiply that IP's clicks in the join.
 function lookupQuery(src: Source): string {
   return `${DETAILS} AND (campaign_id, toDate(clicks.ts), click_id) IN (
-       SELECT s.campaign_id, toDate(s.ts), s.click_id FROM ${src.table} AS s
+       SELECT s.campaign_id, toDate(s.ts), ${src.clickId} FROM ${src.table} AS s
        INNER JOIN (
          SELECT i, {v:Array(String)}[i] AS v, {lo:Array(Int64)}[i] AS lo, {hi:Array(Int64)}[i] AS hi
          FROM (SELECT arrayJoin(range(1, length({v:Array(String)}) + 1)) AS i)) AS l ON s.${src.column} = l.v

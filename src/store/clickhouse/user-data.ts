@@ -4,12 +4,15 @@
 import type { ClickHouseClient } from './client.ts';
 
 export type UserKeys = { projectId: string; userId: string; installIds: string[]; clickIds: string[] };
-export type KeyedBy = 'user' | 'install' | 'click';
+export type KeyedBy = 'user' | 'install' | 'click' | 'click key';
 
 const WHERE: Record<KeyedBy, string> = {
   user: `project_id = {p:String} AND (user_id = {u:String} OR (user_id = '' AND has({installs:Array(String)}, install_instance_id)))`,
   install: `project_id = {p:String} AND has({installs:Array(String)}, install_instance_id)`,
   click: `project_id = {p:String} AND has({clicks:Array(String)}, click_id)`,
+  // clicks_by_key: a `c:` row names its click in match_key alone (ClickHouse migration 0022).
+  'click key': `project_id = {p:String} AND (has({clicks:Array(String)}, click_id)
+    OR has(arrayMap(c -> concat('c:', c), {clicks:Array(String)}), match_key))`,
 };
 const params = (k: UserKeys) => ({ p: k.projectId, u: k.userId, installs: k.installIds, clicks: k.clickIds });
 

@@ -65,6 +65,16 @@ async function chRows(keys: UserKeys): Promise<Record<string, number>> {
   return out;
 }
 
+/** A click's c: row in clicks_by_key, counted by its match key alone (no USER_DATA_TABLES rule). */
+async function clickKeyRows(projectId: string, clickId: string): Promise<number> {
+  const rs = await h().deps.ch.query({
+    query: `SELECT toUInt64(count()) AS n FROM clicks_by_key WHERE project_id = {p:String} AND match_key = {k:String}`,
+    format: 'JSONEachRow',
+    query_params: { p: projectId, k: `c:${clickId}` },
+  });
+  return Number((await rs.json<{ n: string }>())[0]?.n);
+}
+
 async function pgRows(p: TestProject, userId: string, iid: string) {
   const { sql } = h().deps;
   const [r] = await sql<{ users: number; installs: number; payments: number; outbox: number }[]>`
@@ -111,8 +121,11 @@ describe('200', () => {
       install_events: 1,
       attributions: 1,
       clicks: 1,
+      clicks_by_key: 1,
       clicks_by_ip: 1,
     });
+    expect(await clickKeyRows(p.project.id, gone.clickId)).toBe(0);
+    expect(await clickKeyRows(p.project.id, kept.clickId)).toBe(1);
     expect(await chRows(keys)).toEqual(Object.fromEntries(Object.keys(before).map((t) => [t, 0])));
     expect(await pgRows(p, 'user-gone', gone.iid)).toEqual({ users: 0, installs: 0, payments: 0, outbox: 0 });
     expect(await deps.cache.get(attributionCacheKey(p.project.id, gone.iid))).toBeUndefined();
