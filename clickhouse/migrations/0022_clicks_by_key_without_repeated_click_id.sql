@@ -1,5 +1,6 @@
--- clicks_by_key held each click id twice: in match_key ('c:<click id>') and in click_id, about
--- 9 bytes per click that no codec removes (the two columns compress apart). A 'c:' row now leaves
+-- clicks_by_key held each click id twice: in match_key ('c:<click id>') and in click_id, which no
+-- codec removes (the two columns compress apart): 29.1 -> 16.2 bytes per row on the fact-writer
+-- bench's clicks (54.1 -> 50.2 bytes per fact with every view target). A 'c:' row now leaves
 -- click_id empty and readers take the id from match_key (store/clickhouse/clicks.ts; GDPR deletion
 -- matches either, store/clickhouse/user-data.ts); an 'a:<ad id>' row still carries its click id.
 -- Rows written before keep theirs. MODIFY QUERY swaps the view's SELECT without a pause in
