@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CH_MIGRATIONS } from '../../src/lib/paths.ts';
+import { formatChTime } from '../../src/lib/time.ts';
 import { findClicksByIps, findClicksByKeys } from '../../src/store/clickhouse/clicks.ts';
 import type { ClickHouseClient } from '../../src/store/clickhouse/client.ts';
 import { migrateClickHouse } from '../../src/store/clickhouse/migrate.ts';
@@ -126,7 +127,7 @@ describe('candidate clicks', () => {
         {
           project_id: p,
           match_key: 'c:ck0001',
-          ts: new Date(NOW - 200_000).toISOString().replace('T', ' ').replace('Z', ''),
+          ts: formatChTime(NOW - 200_000),
           click_id: 'ck0001',
           campaign_id: 8,
         },

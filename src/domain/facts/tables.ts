@@ -1,5 +1,7 @@
 // The ClickHouse raw tables the fact writer feeds from the outbox. A feature adds its table here
 // together with its clickhouse/migrations file.
+import type { KeyedBy } from '../../store/clickhouse/user-data.ts';
+
 export const FACT_TABLES = [
   'clicks',
   'install_events',
@@ -37,7 +39,7 @@ export const isFactTable = (t: string): t is FactTable => (FACT_TABLES as readon
  * campaign_event_daily, campaign_payment_daily, retention_cohort, revenue_cohort) hold counters and
  * uniq sketches per campaign and day, no row about one user; they keep counting a deleted user.
  */
-export const USER_DATA_TABLES: readonly { table: string; by: 'user' | 'install' | 'click' | 'click key' }[] = [
+export const USER_DATA_TABLES: readonly { table: string; by: KeyedBy }[] = [
   { table: 'signups', by: 'user' },
   { table: 'events', by: 'user' },
   { table: 'payments', by: 'user' },

@@ -58,7 +58,9 @@ const MAX_CANDIDATES = 200;
 /** One lookup of a batch: a match key ('c:<click id>' or 'a:<ad id>') or an IP, and its window. */
 export type ClickLookup = { value: string; fromMs: number; toMs: number };
 
-type Source = { table: 'clicks_by_key' | 'clicks_by_ip'; column: 'match_key' | 'ip'; clickId: string };
+type Source =
+  | { table: 'clicks_by_key'; column: 'match_key'; clickId: string }
+  | { table: 'clicks_by_ip'; column: 'ip'; clickId: string };
 // Since ClickHouse migration 0022 a `c:<click id>` row of clicks_by_key leaves click_id empty (the id
 // is its match key after `c:`); rows written before keep it, and `a:` rows always carry it.
 const BY_KEY: Source = {
