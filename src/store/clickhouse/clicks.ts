@@ -75,6 +75,8 @@ const BY_IP: Source = { table: 'clicks_by_ip', column: 'ip', clickId: 's.click_i
 // each lookup alone would read. A batch of installs costs two statements, not three each.
 // Lookups of one value that end at the same time are sent as one (their windows merged: see
 // lookupSpans), so many installs behind one IP do not multiply that IP's clicks in the join.
+// The bound on s.ts (the earliest window's start) lets the engine skip the weeks no window reaches
+// (both tables are partitioned by week since ClickHouse migration 0023).
 function lookupQuery(src: Source): string {
   return `${DETAILS} AND (campaign_id, toDate(clicks.ts), click_id) IN (
        SELECT s.campaign_id, toDate(s.ts), ${src.clickId} FROM ${src.table} AS s
@@ -82,6 +84,7 @@ function lookupQuery(src: Source): string {
          SELECT i, {v:Array(String)}[i] AS v, {lo:Array(Int64)}[i] AS lo, {hi:Array(Int64)}[i] AS hi
          FROM (SELECT arrayJoin(range(1, length({v:Array(String)}) + 1)) AS i)) AS l ON s.${src.column} = l.v
        WHERE s.project_id = {p:String} AND s.${src.column} IN {v:Array(String)}
+         AND s.ts >= fromUnixTimestamp64Milli(arrayMin({lo:Array(Int64)}), 'UTC')
          AND toUnixTimestamp64Milli(s.ts) BETWEEN l.lo AND l.hi
        ORDER BY s.ts DESC LIMIT ${MAX_CANDIDATES} BY l.i)
      ORDER BY ts DESC LIMIT 1 BY click_id`;
