@@ -16,7 +16,9 @@ beforeAll(async () => {
   await migrateClickHouse(ch, CH_MIGRATIONS);
 });
 
-const NOW = Date.UTC(2026, 10, 20, 12, 0, 0);
+// Yesterday 12:00 UTC: in the past (lookups clip windows to now), and recent enough that the
+// lookup tables' TTL (clicks_by_ip: 30 days, dropped by whole weeks) never removes the clicks.
+const NOW = Math.floor(Date.now() / 86_400_000) * 86_400_000 - 12 * 3_600_000;
 
 /** `n` clicks one second apart ending at NOW, over two days (so toDate(ts) differs), one IP and ad id. */
 async function clicks(projectId: string, n: number): Promise<void> {
