@@ -35,7 +35,17 @@ export type ReportDataset = {
   seed: SeedResult;
   buildS: number;
   starts: number;
+  /** Opened from a kept directory (BENCH_REUSE_DATASET): never deleted by the run. */
+  reused?: boolean;
 };
+
+/** What bench-dataset.json holds about a kept dataset, enough to run on it again. */
+type SavedDataset = Omit<ReportDataset, 'dir' | 'mode' | 'layout' | 'starts' | 'reused'> & {
+  dataSeed: number;
+  size: DatasetSize;
+};
+
+const SAVED_FILE = 'bench-dataset.json';
 
 /** +05:30: report days are project-local, never UTC days (STYLE.md). */
 export const DATASET_TZ = 'Asia/Kolkata';
@@ -134,7 +144,7 @@ export async function buildReportDataset(
   size: DatasetSize,
   layout: Layout,
   progress: (line: string) => void,
-): Promise<ReportDataset> {
+): Promise<ReportDataset & { dataSeed: number; size: DatasetSize }> {
   const t0 = performance.now();
   const { mode } = detectMode(process.env);
   const endMs = Date.now();
@@ -159,7 +169,7 @@ export async function buildReportDataset(
   progress(
     `${name}: dataset ready in ${buildS} s (${seeded.rows.toLocaleString('en-US')} facts incl. ${seeded.refunds} refunds; facts inserted in ${round(seeded.seconds, 1)} s)`,
   );
-  return { ...ds, seed: seeded, buildS };
+  return { ...ds, seed: seeded, buildS, dataSeed: seed, size };
 }
 
 /** Dataset sizes of the reporting workloads: the issue's 10 M facts over 1,000 campaigns. */
@@ -177,14 +187,12 @@ export function datasetOnce(name: string): {
   let dataset: Promise<ReportDataset> | undefined;
   return {
     get: (h) => {
-      dataset ??= buildReportDataset(
-        name,
-        h.runId,
-        h.rng('dataset').int(2 ** 31),
-        h.quick ? QUICK : FULL,
-        h.layout,
-        h.progress,
-      );
+      const seed = h.rng('dataset').int(2 ** 31);
+      const size = h.quick ? QUICK : FULL;
+      const reuse = process.env.BENCH_REUSE_DATASET;
+      dataset ??= reuse
+        ? openKeptDataset(name, reuse, seed, size, h.layout, h.progress)
+        : buildReportDataset(name, h.runId, seed, size, h.layout, h.progress);
       return dataset;
     },
     remove: async (ds) => {
@@ -200,12 +208,54 @@ export async function startOnDataset(ds: ReportDataset, runId: string): Promise<
   return startBenchService(ds.mode, ds.layout, logFileOf(ds, runId, ds.starts), ds.dir);
 }
 
-async function removeDataset(ds: ReportDataset): Promise<void> {
+/**
+ * A dataset kept by an earlier run (BENCH_KEEP_DATASET=1), opened again instead of built: report
+ * changes can then be compared on the same data without the ~4 minutes of building. It must have
+ * been built for the same workload, seed and size, in embedded mode (its facts are in its directory).
+ */
+async function openKeptDataset(
+  name: string,
+  dir: string,
+  seed: number,
+  size: DatasetSize,
+  layout: Layout,
+  progress: (line: string) => void,
+): Promise<ReportDataset> {
+  const { mode } = detectMode(process.env);
+  const file = path.join(dir, SAVED_FILE);
+  let saved: Partial<SavedDataset>;
+  try {
+    saved = JSON.parse(await readFile(file, 'utf8')) as Partial<SavedDataset>;
+  } catch (err) {
+    throw new Error(
+      `BENCH_REUSE_DATASET: cannot read ${file} (keep a dataset with BENCH_KEEP_DATASET=1): ${String(err)}`,
+    );
+  }
+  const problems = [
+    mode !== 'embedded' ? 'reuse works in embedded mode only (a service-mode dataset is in the servers)' : '',
+    saved.name !== name ? `it was built for workload '${saved.name ?? '?'}', not '${name}'` : '',
+    saved.dataSeed !== seed ? `it was built with another seed (run it with the same --seed)` : '',
+    JSON.stringify(saved.size) !== JSON.stringify(size) ? 'it was built for another size (--quick or not)' : '',
+  ].filter(Boolean);
+  if (problems.length > 0) {
+    throw new Error(`BENCH_REUSE_DATASET=${dir}: ${problems.join('; ')}`);
+  }
+  const ds = { ...(saved as SavedDataset), dir, mode, layout, starts: 0, reused: true };
+  progress(`${name}: reusing the dataset kept in ${dir} (${ds.seed.rows.toLocaleString('en-US')} facts)`);
+  return ds;
+}
+
+async function removeDataset(ds: ReportDataset & Partial<Pick<SavedDataset, 'dataSeed' | 'size'>>): Promise<void> {
+  if (ds.reused) {
+    return;
+  }
   if (process.env.BENCH_KEEP_DATASET === '1') {
-    // For profiling report reads on the same data: the directory, its project and key.
-    const about = { project: ds.project, timezone: ds.timezone, campaigns: ds.campaigns.length, endMs: ds.endMs };
-    await writeFile(path.join(ds.dir, 'bench-dataset.json'), JSON.stringify(about, null, 1));
-    process.stderr.write(`BENCH_KEEP_DATASET=1: dataset kept in ${ds.dir}\n`);
+    // For profiling report reads on the same data, or a later run with BENCH_REUSE_DATASET.
+    const { dir: _dir, mode: _mode, layout: _layout, starts: _starts, reused: _reused, ...kept } = ds;
+    await writeFile(path.join(ds.dir, SAVED_FILE), JSON.stringify(kept, null, 1));
+    process.stderr.write(
+      `BENCH_KEEP_DATASET=1: dataset kept in ${ds.dir} (run again on it with BENCH_REUSE_DATASET=${ds.dir})\n`,
+    );
     return;
   }
   await rm(ds.dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
