@@ -35,15 +35,15 @@ export type ReportDataset = {
   seed: SeedResult;
   buildS: number;
   starts: number;
+  /** The data seed and size it was built from (a kept dataset is reused only for the same ones). */
+  dataSeed: number;
+  size: DatasetSize;
   /** Opened from a kept directory (BENCH_REUSE_DATASET): never deleted by the run. */
   reused?: boolean;
 };
 
 /** What bench-dataset.json holds about a kept dataset, enough to run on it again. */
-type SavedDataset = Omit<ReportDataset, 'dir' | 'mode' | 'layout' | 'starts' | 'reused'> & {
-  dataSeed: number;
-  size: DatasetSize;
-};
+type SavedDataset = Omit<ReportDataset, 'dir' | 'mode' | 'layout' | 'starts' | 'reused'>;
 
 const SAVED_FILE = 'bench-dataset.json';
 
@@ -144,7 +144,7 @@ export async function buildReportDataset(
   size: DatasetSize,
   layout: Layout,
   progress: (line: string) => void,
-): Promise<ReportDataset & { dataSeed: number; size: DatasetSize }> {
+): Promise<ReportDataset> {
   const t0 = performance.now();
   const { mode } = detectMode(process.env);
   const endMs = Date.now();
@@ -245,7 +245,7 @@ async function openKeptDataset(
   return ds;
 }
 
-async function removeDataset(ds: ReportDataset & Partial<Pick<SavedDataset, 'dataSeed' | 'size'>>): Promise<void> {
+async function removeDataset(ds: ReportDataset): Promise<void> {
   if (ds.reused) {
     return;
   }
