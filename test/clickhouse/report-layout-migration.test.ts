@@ -10,7 +10,7 @@ import { CH_MIGRATIONS } from '../../src/lib/paths.ts';
 import type { ClickHouseClient } from '../../src/store/clickhouse/client.ts';
 import { insertFactRows } from '../../src/store/clickhouse/facts.ts';
 import { migrateClickHouse, splitStatements } from '../../src/store/clickhouse/migrate.ts';
-import { PAGE_AGGREGATES } from '../support/aggregates.ts';
+import { aggregateContents, PAGE_AGGREGATES } from '../support/aggregates.ts';
 import { generateFacts } from '../support/generated-facts.ts';
 import { testClickHouse } from '../support/harness.ts';
 
@@ -30,40 +30,17 @@ async function write(projectId: string, seed: number): Promise<void> {
   }
 }
 
-/**
- * What a table holds, merged per sorting key: sums of the summed columns, uniqMerge of the distinct
- * counts (anyLast names depend on merge order and are left out). Sorted, so two reads compare.
- */
-async function contents(table: string): Promise<string[]> {
-  const cols = await json<{ name: string; type: string; is_in_sorting_key: number }>(
-    `SELECT name, type, is_in_sorting_key FROM system.columns WHERE database = currentDatabase() AND table = '${table}'`,
-  );
-  const keys = cols.filter((c) => Number(c.is_in_sorting_key) === 1).map((c) => c.name);
-  const values = cols.flatMap((c) =>
-    c.type.startsWith('SimpleAggregateFunction(sum')
-      ? [`toString(sum(${c.name}))`]
-      : c.type.startsWith('AggregateFunction(uniq')
-        ? [`toString(uniqMerge(${c.name}))`]
-        : [],
-  );
-  const rows = await json<Record<string, unknown>>(
-    `SELECT ${[...keys, ...values].join(', ')} FROM ${table} GROUP BY ${keys.join(', ')}`,
-  );
-  expect(values.length, table).toBeGreaterThan(0);
-  return rows.map((r) => JSON.stringify(r)).sort();
-}
-
 describe('report aggregates layout (clickhouse migration 0019)', () => {
   it('when the rebuild runs again over stored facts, then every aggregate is unchanged and views feed the new tables', async () => {
     await write('layout-a', 1);
-    const before = await Promise.all(PAGE_AGGREGATES.map(contents));
+    const before = await Promise.all(PAGE_AGGREGATES.map((t) => aggregateContents(ch, t)));
 
     const file = path.join(CH_MIGRATIONS, '0019_report_aggregates_layout.sql');
     for (const statement of splitStatements(await readFile(file, 'utf8'))) {
       await ch.command({ query: statement });
     }
 
-    const after = await Promise.all(PAGE_AGGREGATES.map(contents));
+    const after = await Promise.all(PAGE_AGGREGATES.map((t) => aggregateContents(ch, t)));
     expect(after).toEqual(before);
     expect(before.every((rows) => rows.length > 0)).toBe(true);
     const [layout] = await json<{ engine_full: string }>(

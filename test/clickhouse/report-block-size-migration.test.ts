@@ -1,0 +1,123 @@
+// Migration 0024: the report page's aggregates are written in compressed blocks of about one
+// granule (min_compress_block_size 4 KiB, max 64 KiB) and their existing parts are rewritten that
+// way (REWRITE PARTS). Re-running it keeps every aggregate as it was, rewrites the parts written
+// with ClickHouse's default blocks, and the views go on feeding the tables.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { CH_MIGRATIONS } from '../../src/lib/paths.ts';
+import type { ClickHouseClient } from '../../src/store/clickhouse/client.ts';
+import { insertFactRows } from '../../src/store/clickhouse/facts.ts';
+import { migrateClickHouse, splitStatements } from '../../src/store/clickhouse/migrate.ts';
+import { aggregateContents, PAGE_AGGREGATES } from '../support/aggregates.ts';
+import { generateFacts } from '../support/generated-facts.ts';
+import { testClickHouse } from '../support/harness.ts';
+
+let ch: ClickHouseClient;
+beforeAll(async () => {
+  ch = await testClickHouse();
+  await migrateClickHouse(ch, CH_MIGRATIONS);
+});
+
+async function json<T>(query: string): Promise<T[]> {
+  return (await ch.query({ query, format: 'JSONEachRow' })).json<T>();
+}
+
+async function write(projectId: string, seed: number): Promise<void> {
+  for (const [table, list] of Object.entries(generateFacts(projectId, seed))) {
+    await insertFactRows(ch, table, list, `blocks:${projectId}:${table}`);
+  }
+}
+
+async function runMigration(): Promise<void> {
+  const file = path.join(CH_MIGRATIONS, '0024_report_aggregates_small_blocks.sql');
+  for (const statement of splitStatements(await readFile(file, 'utf8'))) {
+    await ch.command({ query: statement });
+  }
+}
+
+/** Waits until no mutation of the page aggregates is pending (a server runs REWRITE PARTS in the background). */
+async function mutationsDone(): Promise<void> {
+  const tables = PAGE_AGGREGATES.map((t) => `'${t}'`).join(', ');
+  for (let i = 0; i < 300; i++) {
+    const [row] = await json<{ pending: string; failed: string }>(
+      `SELECT toString(countIf(is_done = 0)) AS pending, toString(countIf(latest_fail_reason != '')) AS failed
+       FROM system.mutations WHERE database = currentDatabase() AND table IN (${tables})`,
+    );
+    expect(row?.failed).toBe('0');
+    if (row?.pending === '0') {
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('REWRITE PARTS still pending after 30 s');
+}
+
+const activeParts = async (table: string) =>
+  (
+    await json<{ name: string }>(
+      `SELECT name FROM system.parts WHERE database = currentDatabase() AND table = '${table}' AND active ORDER BY name`,
+    )
+  ).map((r) => r.name);
+
+/** Compressed bytes of campaign_daily's `clicks`: nearly all 1 here, so mostly block headers. */
+async function clickColumnBytes(): Promise<number> {
+  const [row] = await json<{ b: string }>(
+    `SELECT toString(sum(column_data_compressed_bytes)) AS b FROM system.parts_columns
+     WHERE database = currentDatabase() AND table = 'campaign_daily' AND active AND column = 'clicks'`,
+  );
+  return Number(row?.b);
+}
+
+describe('report aggregates in small compressed blocks (clickhouse migration 0024)', () => {
+  it('when migrated, then every page aggregate writes blocks of 4-64 KiB', async () => {
+    const rows = await json<{ name: string; engine_full: string }>(
+      `SELECT name, engine_full FROM system.tables WHERE database = currentDatabase() AND name IN (${PAGE_AGGREGATES.map((t) => `'${t}'`).join(', ')})`,
+    );
+    expect(rows.map((r) => r.name).sort()).toEqual([...PAGE_AGGREGATES].sort());
+    for (const r of rows) {
+      expect(r.engine_full, r.name).toContain('min_compress_block_size = 4096');
+      expect(r.engine_full, r.name).toContain('max_compress_block_size = 65536');
+    }
+  });
+
+  it('when run again over parts written with the default blocks, then they are rewritten in small blocks and every aggregate is unchanged', async () => {
+    await write('blocks-a', 3);
+    // 51,200 rows of one campaign written with ClickHouse's default block sizes, as before 0024.
+    await ch.command({
+      query: `ALTER TABLE campaign_daily RESET SETTING min_compress_block_size, max_compress_block_size`,
+    });
+    await ch.command({
+      query: `INSERT INTO campaign_daily (project_id, campaign_id, day, platform, ad_set_id, clicks)
+        SELECT 'blocks-big', 7, toDate('2025-01-01') + intDiv(number, 512), 'ANDROID', toString(number % 512), 1
+        FROM numbers(51200)`,
+    });
+    await ch.command({ query: 'OPTIMIZE TABLE campaign_daily FINAL' });
+    const before = await Promise.all(PAGE_AGGREGATES.map((t) => aggregateContents(ch, t)));
+    const partsBefore = await Promise.all(PAGE_AGGREGATES.map(activeParts));
+    const bytesBefore = await clickColumnBytes();
+
+    await runMigration();
+    await mutationsDone();
+
+    expect(await Promise.all(PAGE_AGGREGATES.map((t) => aggregateContents(ch, t)))).toEqual(before);
+    expect(before.every((rows) => rows.length > 0)).toBe(true);
+    const partsAfter = await Promise.all(PAGE_AGGREGATES.map(activeParts));
+    PAGE_AGGREGATES.forEach((table, i) => {
+      const kept = (partsBefore[i] ?? []).filter((p) => (partsAfter[i] ?? []).includes(p));
+      expect(kept, `${table}: parts not rewritten`).toEqual([]);
+    });
+    // 50 granules of ones: about 7 blocks of 64 KiB before, about one block per granule after.
+    expect(await clickColumnBytes()).toBeGreaterThan(bytesBefore * 2);
+
+    await write('blocks-b', 4);
+    const [daily] = await json<{ clicks: string }>(
+      `SELECT toString(sum(clicks)) AS clicks FROM campaign_daily WHERE project_id = 'blocks-b'`,
+    );
+    expect(Number(daily?.clicks)).toBeGreaterThan(0);
+    const [platform] = await json<{ clicks: string }>(
+      `SELECT toString(sum(clicks)) AS clicks FROM campaign_platform_daily WHERE project_id = 'blocks-b'`,
+    );
+    expect(platform?.clicks).toBe(daily?.clicks);
+  });
+});
