@@ -9,6 +9,7 @@ import type { Deps } from '../../deps.ts';
 import {
   type Cutoffs,
   type Level,
+  type LevelKey,
   type PageScope,
   selectEventLevels,
   selectPaymentLevels,
@@ -26,7 +27,10 @@ type DaywiseDay = (typeof DAYWISE_REVENUE_DAYS)[number];
 type Sums = { revenue: bigint; spend: bigint; daywise: Record<DaywiseDay, bigint> };
 type Node = NamedLevel & { level: Level; campaignId: number; adSetId: string; sums: Sums };
 
-const key = (level: Level, c: number, a: string, cr: string, k: string) => JSON.stringify([level, c, a, cr, k]);
+// Ids are any text, so each is length-prefixed: no two keys can run together (JSON.stringify of
+// the five, as before, cost ~1 µs a call over a page's ~8,000 lookups).
+const key = (level: Level, c: number, a: string, cr: string, k: string) =>
+  `${level}|${c}|${a.length}:${a}|${cr.length}:${cr}|${k.length}:${k}`;
 
 function emptyNode(level: Level, campaignId: number, adSetId: string, id: string, name: string): Node {
   return {
@@ -122,18 +126,18 @@ export async function loadPageDetails(deps: Pick<Deps, 'ch'>, q: PageDetailsInpu
       nodes.set(l.k, node);
     }
   }
-  const find = (r: { level: Level; campaignId: number; adSetId: string; creativeId: string; keywordId: string }) =>
+  const find = (r: LevelKey) =>
     r.level === 'campaign'
       ? campaign.get(r.campaignId)
       : nodes.get(key(r.level, r.campaignId, r.adSetId, r.creativeId, r.keywordId));
   for (const r of eventLevels) {
-    find(r)?.events.set(r.name, { count: r.count, amount: r.amount, users: r.users });
+    find(r.key)?.events.set(r.name, { count: r.count, amount: r.amount, users: r.users });
   }
   for (const r of paymentLevels) {
-    find(r)?.payments.set(r.type, { count: r.count, total: r.total, users: r.users });
+    find(r.key)?.payments.set(r.type, { count: r.count, total: r.total, users: r.users });
   }
   for (const r of retention) {
-    const node = find(r);
+    const node = find(r.key);
     if (node) {
       node.cohorts = { cohort: r.cohort, rolling: r.rolling, classic: r.classic };
     }
