@@ -4,14 +4,13 @@
 // bound their own windows (click-candidates.test.ts), so its expired clicks are never candidates. Re-running the
 // migration (its steps are written to be re-run after a crash) keeps the live clicks and the views.
 import { randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CH_MIGRATIONS } from '../../src/lib/paths.ts';
 import { formatChTime } from '../../src/lib/time.ts';
 import { findClicksByIps, findClicksByKeys } from '../../src/store/clickhouse/clicks.ts';
 import type { ClickHouseClient } from '../../src/store/clickhouse/client.ts';
-import { migrateClickHouse, splitStatements } from '../../src/store/clickhouse/migrate.ts';
+import { migrateClickHouse } from '../../src/store/clickhouse/migrate.ts';
+import { rerunChMigration } from '../support/ch-migrations.ts';
 import { testClickHouse } from '../support/harness.ts';
 
 let ch: ClickHouseClient;
@@ -94,10 +93,7 @@ describe('click lookup tables expire by whole weeks (clickhouse migration 0023)'
     const now = Date.now();
     await insertClick('ck-before', now - 2 * DAY, `rerun-before-${p}`);
 
-    const file = path.join(CH_MIGRATIONS, '0023_click_lookups_drop_expired_weeks.sql');
-    for (const statement of splitStatements(await readFile(file, 'utf8'))) {
-      await ch.command({ query: statement });
-    }
+    await rerunChMigration(ch, '0023_click_lookups_drop_expired_weeks.sql');
     await insertClick('ck-after', now - DAY, `rerun-after-${p}`);
 
     const w = { fromMs: now - 10 * DAY, toMs: now + MINUTE };

@@ -2,15 +2,13 @@
 // granule (min_compress_block_size 4 KiB, max 64 KiB) and their existing parts are rewritten that
 // way (REWRITE PARTS). Re-running it keeps every aggregate as it was, rewrites the parts written
 // with ClickHouse's default blocks, and the views go on feeding the tables.
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CH_MIGRATIONS } from '../../src/lib/paths.ts';
 import type { ClickHouseClient } from '../../src/store/clickhouse/client.ts';
-import { insertFactRows } from '../../src/store/clickhouse/facts.ts';
-import { migrateClickHouse, splitStatements } from '../../src/store/clickhouse/migrate.ts';
+import { migrateClickHouse } from '../../src/store/clickhouse/migrate.ts';
 import { aggregateContents, PAGE_AGGREGATES } from '../support/aggregates.ts';
-import { generateFacts } from '../support/generated-facts.ts';
+import { rerunChMigration } from '../support/ch-migrations.ts';
+import { writeGeneratedFacts } from '../support/generated-facts.ts';
 import { testClickHouse } from '../support/harness.ts';
 
 let ch: ClickHouseClient;
@@ -23,26 +21,17 @@ async function json<T>(query: string): Promise<T[]> {
   return (await ch.query({ query, format: 'JSONEachRow' })).json<T>();
 }
 
-async function write(projectId: string, seed: number): Promise<void> {
-  for (const [table, list] of Object.entries(generateFacts(projectId, seed))) {
-    await insertFactRows(ch, table, list, `blocks:${projectId}:${table}`);
-  }
-}
+const write = (projectId: string, seed: number) => writeGeneratedFacts(ch, projectId, seed, 'blocks');
 
-async function runMigration(): Promise<void> {
-  const file = path.join(CH_MIGRATIONS, '0024_report_aggregates_small_blocks.sql');
-  for (const statement of splitStatements(await readFile(file, 'utf8'))) {
-    await ch.command({ query: statement });
-  }
-}
+/** The page aggregates as an SQL list of names. */
+const TABLE_LIST = PAGE_AGGREGATES.map((t) => `'${t}'`).join(', ');
 
 /** Waits until no mutation of the page aggregates is pending (a server runs REWRITE PARTS in the background). */
 async function mutationsDone(): Promise<void> {
-  const tables = PAGE_AGGREGATES.map((t) => `'${t}'`).join(', ');
   for (let i = 0; i < 300; i++) {
     const [row] = await json<{ pending: string; failed: string }>(
       `SELECT toString(countIf(is_done = 0)) AS pending, toString(countIf(latest_fail_reason != '')) AS failed
-       FROM system.mutations WHERE database = currentDatabase() AND table IN (${tables})`,
+       FROM system.mutations WHERE database = currentDatabase() AND table IN (${TABLE_LIST})`,
     );
     expect(row?.failed).toBe('0');
     if (row?.pending === '0') {
@@ -72,7 +61,7 @@ async function clickColumnBytes(): Promise<number> {
 describe('report aggregates in small compressed blocks (clickhouse migration 0024)', () => {
   it('when migrated, then every page aggregate writes blocks of 4-64 KiB', async () => {
     const rows = await json<{ name: string; engine_full: string }>(
-      `SELECT name, engine_full FROM system.tables WHERE database = currentDatabase() AND name IN (${PAGE_AGGREGATES.map((t) => `'${t}'`).join(', ')})`,
+      `SELECT name, engine_full FROM system.tables WHERE database = currentDatabase() AND name IN (${TABLE_LIST})`,
     );
     expect(rows.map((r) => r.name).sort()).toEqual([...PAGE_AGGREGATES].sort());
     for (const r of rows) {
@@ -97,7 +86,7 @@ describe('report aggregates in small compressed blocks (clickhouse migration 002
     const partsBefore = await Promise.all(PAGE_AGGREGATES.map(activeParts));
     const bytesBefore = await clickColumnBytes();
 
-    await runMigration();
+    await rerunChMigration(ch, '0024_report_aggregates_small_blocks.sql');
     await mutationsDone();
 
     expect(await Promise.all(PAGE_AGGREGATES.map((t) => aggregateContents(ch, t)))).toEqual(before);

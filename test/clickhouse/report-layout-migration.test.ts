@@ -3,15 +3,13 @@
 // crash, so running them again over stored facts must keep every aggregate exactly as it was, and
 // the views must feed the swapped tables afterwards (raw table → campaign_daily →
 // campaign_platform_daily included).
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CH_MIGRATIONS } from '../../src/lib/paths.ts';
 import type { ClickHouseClient } from '../../src/store/clickhouse/client.ts';
-import { insertFactRows } from '../../src/store/clickhouse/facts.ts';
-import { migrateClickHouse, splitStatements } from '../../src/store/clickhouse/migrate.ts';
+import { migrateClickHouse } from '../../src/store/clickhouse/migrate.ts';
 import { aggregateContents, PAGE_AGGREGATES } from '../support/aggregates.ts';
-import { generateFacts } from '../support/generated-facts.ts';
+import { rerunChMigration } from '../support/ch-migrations.ts';
+import { writeGeneratedFacts } from '../support/generated-facts.ts';
 import { testClickHouse } from '../support/harness.ts';
 
 let ch: ClickHouseClient;
@@ -24,21 +22,14 @@ async function json<T>(query: string): Promise<T[]> {
   return (await ch.query({ query, format: 'JSONEachRow' })).json<T>();
 }
 
-async function write(projectId: string, seed: number): Promise<void> {
-  for (const [table, list] of Object.entries(generateFacts(projectId, seed))) {
-    await insertFactRows(ch, table, list, `layout:${projectId}:${table}`);
-  }
-}
+const write = (projectId: string, seed: number) => writeGeneratedFacts(ch, projectId, seed, 'layout');
 
 describe('report aggregates layout (clickhouse migration 0019)', () => {
   it('when the rebuild runs again over stored facts, then every aggregate is unchanged and views feed the new tables', async () => {
     await write('layout-a', 1);
     const before = await Promise.all(PAGE_AGGREGATES.map((t) => aggregateContents(ch, t)));
 
-    const file = path.join(CH_MIGRATIONS, '0019_report_aggregates_layout.sql');
-    for (const statement of splitStatements(await readFile(file, 'utf8'))) {
-      await ch.command({ query: statement });
-    }
+    await rerunChMigration(ch, '0019_report_aggregates_layout.sql');
 
     const after = await Promise.all(PAGE_AGGREGATES.map((t) => aggregateContents(ch, t)));
     expect(after).toEqual(before);

@@ -4,6 +4,9 @@
 // view-through decisions; app opens inside and outside the 30-day cohort window; events with and
 // without amounts (names include '__proto__'); completed and failed payments, one removed (sign -1);
 // spend with a restatement (-1 old, +1 new).
+import type { ClickHouseClient } from '../../src/store/clickhouse/client.ts';
+import { insertFactRows } from '../../src/store/clickhouse/facts.ts';
+
 export type FactSet = Record<
   'clicks' | 'install_events' | 'attributions' | 'signups' | 'events' | 'payments' | 'spend',
   Record<string, unknown>[]
@@ -297,4 +300,16 @@ export function generateFacts(projectId: string, seed: number): FactSet {
     }
   }
   return facts;
+}
+
+/** Writes generateFacts(projectId, seed) to the raw tables, one insert per table (the views fill). */
+export async function writeGeneratedFacts(
+  ch: ClickHouseClient,
+  projectId: string,
+  seed: number,
+  tokenPrefix: string,
+): Promise<void> {
+  for (const [table, list] of Object.entries(generateFacts(projectId, seed))) {
+    await insertFactRows(ch, table, list, `${tokenPrefix}:${projectId}:${table}`);
+  }
 }
