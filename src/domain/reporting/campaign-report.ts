@@ -213,6 +213,7 @@ async function composeReport(deps: ReportDeps, project: Project, input: ReportIn
       cutoffs,
       eventNames,
       paymentTypes,
+      uniqueNames: input.uniqueUserEvents,
       totalsOf: (r) => totalsOf(r, spendCounts.get(r.campaignId) ?? false),
       visible: (r) => r.platformRows > 0 || (r.blankRows > 0 && (spendCounts.get(r.campaignId) ?? false)),
     }),

@@ -89,6 +89,8 @@ export type PageDetailsInput = {
   cutoffs: Cutoffs;
   eventNames: string[];
   paymentTypes: string[];
+  /** unique_user_events: the names whose distinct users are counted (the others' stay 0, unshown). */
+  uniqueNames: string[];
   /** The totals of a counter row, spend included per the platform rule (campaign-report.ts). */
   totalsOf: (r: CounterRow) => Totals;
   /** Whether the row is on the asked platform (or is spend that counts there). */
@@ -103,8 +105,8 @@ export async function loadPageDetails(deps: Pick<Deps, 'ch'>, q: PageDetailsInpu
   // the embedded engine (one statement at a time) starts the next while this process reads a result.
   const [breakdown, eventLevels, paymentLevels, retention, revenue] = await Promise.all([
     selectCampaignBreakdown(deps.ch, q.scope, q.scope.ids),
-    selectEventLevels(deps.ch, q.scope, q.eventNames),
-    selectPaymentLevels(deps.ch, q.scope, q.paymentTypes),
+    selectEventLevels(deps.ch, q.scope, q.eventNames, q.uniqueNames),
+    selectPaymentLevels(deps.ch, q.scope, q.paymentTypes, q.uniqueNames),
     selectRetentionLevels(deps.ch, q.scope, q.cutoffs),
     selectRevenueCohorts(deps.ch, q.scope, q.cutoffs),
   ]);
