@@ -79,7 +79,8 @@ function levelsOf(r: { campaignId: number; adSetId: string; creativeId: string; 
 }
 
 export type PageDetails = {
-  campaign: Map<number, Omit<LevelStats, 'totals'>>;
+  /** Each page campaign's totals (the sum of its breakdown rows), events, payments, retention, revenue. */
+  campaign: Map<number, LevelStats>;
   adSets: Map<number, AdSetReport[]>;
   keywords: Map<number, NamedLevel[]>;
 };
@@ -113,11 +114,19 @@ export async function loadPageDetails(deps: Pick<Deps, 'ch'>, q: PageDetailsInpu
   const nodes = new Map<string, Node>();
   const campaign = new Map<number, Node>(q.scope.ids.map((id) => [id, emptyNode('campaign', id, '', '', '')]));
   for (const r of breakdown) {
+    const t = q.totalsOf(r);
+    const [revenue, spend] = [toNano(t.revenue), toNano(t.spend)];
+    // Every row adds into its campaign's totals (a row of another platform adds zeros); only
+    // visible rows make ad sets, creatives and keywords.
+    const c = campaign.get(r.campaignId);
+    if (c) {
+      addCounters(c.totals, t);
+      c.sums.revenue += revenue;
+      c.sums.spend += spend;
+    }
     if (!q.visible(r)) {
       continue;
     }
-    const t = q.totalsOf(r);
-    const [revenue, spend] = [toNano(t.revenue), toNano(t.spend)];
     for (const l of levelsOf(r)) {
       const name = l.level === 'ad_set' ? r.adSetName : l.level === 'creative' ? r.creativeName : r.keywordName;
       const node = nodes.get(l.k) ?? emptyNode(l.level, r.campaignId, l.adSetId, l.id, name);

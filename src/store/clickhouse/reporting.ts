@@ -48,27 +48,34 @@ export async function selectRows<T>(
 }
 
 // Counters of one platform (or all); spend is split by whether the row names a platform.
-const COUNTERS = `
-  toUInt64(sumIf(clicks, m)) AS clicks,
-  toUInt64(sumIf(installs, m)) AS installs,
-  toUInt64(sumIf(reinstalls, m)) AS reinstalls,
-  toUInt64(sumIf(reengagements, m)) AS reengagements,
-  toUInt64(sumIf(signups, m)) AS signups,
-  toUInt64(sumIf(uninstalls, m)) AS uninstalls,
-  toUInt64(sumIf(suspicious_installs, m)) AS suspicious_installs,
-  toUInt64(sumIf(click_through_installs, m)) AS click_through,
-  toUInt64(sumIf(view_through_installs, m)) AS view_through,
-  toUInt64(sumIf(revenue_events, m)) AS revenue_events,
-  toString(sumIf(revenue, m)) AS revenue,
-  toString(sumIf(spend, platform != '' AND m)) AS spend_platformed,
-  toString(sumIf(spend, platform = '')) AS spend_unplatformed,
-  toUInt64(countIf(m AND platform != '')) AS platform_rows,
-  toUInt64(countIf(platform = '')) AS blank_rows`;
+const COUNTER_SQL = {
+  clicks: 'toUInt64(sumIf(clicks, m)) AS clicks',
+  installs: 'toUInt64(sumIf(installs, m)) AS installs',
+  reinstalls: 'toUInt64(sumIf(reinstalls, m)) AS reinstalls',
+  reengagements: 'toUInt64(sumIf(reengagements, m)) AS reengagements',
+  signups: 'toUInt64(sumIf(signups, m)) AS signups',
+  uninstalls: 'toUInt64(sumIf(uninstalls, m)) AS uninstalls',
+  suspicious_installs: 'toUInt64(sumIf(suspicious_installs, m)) AS suspicious_installs',
+  click_through: 'toUInt64(sumIf(click_through_installs, m)) AS click_through',
+  view_through: 'toUInt64(sumIf(view_through_installs, m)) AS view_through',
+  revenue_events: 'toUInt64(sumIf(revenue_events, m)) AS revenue_events',
+  revenue: 'toString(sumIf(revenue, m)) AS revenue',
+  spend_platformed: "toString(sumIf(spend, platform != '' AND m)) AS spend_platformed",
+  spend_unplatformed: "toString(sumIf(spend, platform = '')) AS spend_unplatformed",
+  platform_rows: "toUInt64(countIf(m AND platform != '')) AS platform_rows",
+  blank_rows: "toUInt64(countIf(platform = '')) AS blank_rows",
+} as const;
+
+/** A counter of CounterRow as its column in SQL (snake_case). */
+export type CounterColumn = keyof typeof COUNTER_SQL;
+
+const COUNTERS = Object.values(COUNTER_SQL).join(',\n  ');
 
 const PLATFORM_MATCH = `({pf:String} = '' OR platform = {pf:String}) AS m`;
 
 const scopeParams = (s: ReportScope) => ({ p: s.projectId, from: s.from, to: s.to, pf: s.platform });
 
+/** A counter row; counters the statement did not select read as 0. */
 function toCounterRow(r: RawCounterRow): CounterRow {
   return {
     campaignId: Number(r.campaign_id),
@@ -78,21 +85,21 @@ function toCounterRow(r: RawCounterRow): CounterRow {
     adSetName: String(r.ad_set_name ?? ''),
     creativeName: String(r.creative_name ?? ''),
     keywordName: String(r.keyword_name ?? ''),
-    clicks: Number(r.clicks),
-    installs: Number(r.installs),
-    reinstalls: Number(r.reinstalls),
-    reengagements: Number(r.reengagements),
-    signups: Number(r.signups),
-    uninstalls: Number(r.uninstalls),
-    suspiciousInstalls: Number(r.suspicious_installs),
-    clickThrough: Number(r.click_through),
-    viewThrough: Number(r.view_through),
-    revenueEvents: Number(r.revenue_events),
-    revenue: String(r.revenue),
-    spendPlatformed: String(r.spend_platformed),
-    spendUnplatformed: String(r.spend_unplatformed),
-    platformRows: Number(r.platform_rows),
-    blankRows: Number(r.blank_rows),
+    clicks: Number(r.clicks ?? 0),
+    installs: Number(r.installs ?? 0),
+    reinstalls: Number(r.reinstalls ?? 0),
+    reengagements: Number(r.reengagements ?? 0),
+    signups: Number(r.signups ?? 0),
+    uninstalls: Number(r.uninstalls ?? 0),
+    suspiciousInstalls: Number(r.suspicious_installs ?? 0),
+    clickThrough: Number(r.click_through ?? 0),
+    viewThrough: Number(r.view_through ?? 0),
+    revenueEvents: Number(r.revenue_events ?? 0),
+    revenue: String(r.revenue ?? '0'),
+    spendPlatformed: String(r.spend_platformed ?? '0'),
+    spendUnplatformed: String(r.spend_unplatformed ?? '0'),
+    platformRows: Number(r.platform_rows ?? 0),
+    blankRows: Number(r.blank_rows ?? 0),
   };
 }
 
@@ -100,21 +107,26 @@ const TOTAL_COLUMNS = `campaign_id, platform, clicks, installs, reinstalls, reen
   suspicious_installs, click_through_installs, view_through_installs, revenue_events, revenue, spend`;
 
 /**
- * Window totals of every campaign of the project (campaign 0, organic, is left out): the window's
- * whole months from campaign_platform_monthly, its other days from campaign_platform_daily.
- * `months` is the whole months' span (domain/reporting/window.ts wholeMonths), null for none.
+ * Window totals of every campaign of the project (campaign 0, organic, is left out), only the
+ * `columns` asked (the others read 0): the window's whole months from campaign_platform_monthly,
+ * its other days from campaign_platform_daily. `months` is the whole months' span
+ * (domain/reporting/window.ts wholeMonths), null for none. No columns: no statement, no rows.
  */
 export async function selectCampaignTotals(
   ch: ClickHouseClient,
   s: ReportScope,
   months: { from: string; to: string } | null,
+  columns: readonly CounterColumn[],
 ): Promise<CounterRow[]> {
+  if (columns.length === 0) {
+    return [];
+  }
   // No whole month: an empty span (from after to), so the monthly side reads nothing.
   const span = months ?? { from: '2149-06-06', to: '1970-01-01' };
   const rows = await selectRows<RawCounterRow>(
     ch,
     `WITH ${PLATFORM_MATCH}
-    SELECT campaign_id, ${COUNTERS}
+    SELECT campaign_id, ${columns.map((c) => COUNTER_SQL[c]).join(', ')}
     FROM (
       SELECT ${TOTAL_COLUMNS} FROM campaign_platform_monthly
       WHERE project_id = {p:String} AND campaign_id != 0 AND month BETWEEN {mf:Date} AND {mt:Date}
@@ -128,7 +140,11 @@ export async function selectCampaignTotals(
   return rows.map(toCounterRow);
 }
 
-/** The finest breakdown (ad set × creative × keyword) of the given campaigns, named rows only. */
+/**
+ * The finest breakdown (ad set × creative × keyword) of the given campaigns, with every counter.
+ * Rows without an ad set, creative or keyword (ids all '') are returned too: the campaign's totals
+ * are the sum of its rows.
+ */
 export async function selectCampaignBreakdown(
   ch: ClickHouseClient,
   s: ReportScope,
@@ -147,7 +163,6 @@ export async function selectCampaignBreakdown(
       ${COUNTERS}
     FROM campaign_daily
     WHERE project_id = {p:String} AND campaign_id IN {ids:Array(UInt32)} AND day BETWEEN {from:Date} AND {to:Date}
-      AND (ad_set_id != '' OR creative_id != '' OR keyword_id != '')
     GROUP BY campaign_id, ad_set_id, creative_id, keyword_id`,
     { ...scopeParams(s), ids },
   );

@@ -425,6 +425,30 @@ describe('GET /api/v1/reporting/campaigns metrics', () => {
     expect(rt).not.toHaveProperty('cost_per_install');
   });
 
+  it('when view=retargeting sorts by conversion, then re-engagements count in it', async () => {
+    const { app, deps } = h();
+    const p = await newProject(deps);
+    // X: 1 sign-up over 2 reinstalls (50 %); Y: 1 sign-up over 1 re-engagement (100 %).
+    for (const [name, kinds] of [
+      ['X', ['reinstall', 'reinstall']],
+      ['Y', ['reengagement']],
+    ] as const) {
+      const c = await f.campaign(app, p, { name });
+      const xs = kinds.map(() => r.newInstall({ campaignId: c.id }, D));
+      await r.insertFacts(
+        deps,
+        'attributions',
+        xs.map((x, i) => r.attribution(p, x, { kind: kinds[i] })),
+      );
+      await r.insertFacts(deps, 'signups', [r.signup(p, xs[0] as r.InstallFact, `u-${name}`)]);
+    }
+    const order = async (q: string) =>
+      (await report(p, q)).campaigns.map((x) => `${x.name} ${String(x.conversion)}`).join(', ');
+
+    expect(await order('view=retargeting&sort_field=conversion')).toBe('Y 100.00%, X 50.00%');
+    expect(await order('view=retargeting&sort_field=conversion&sort_order=ascending')).toBe('X 50.00%, Y 100.00%');
+  });
+
   it('when installs have app opens and payments, then retention, daywise revenue, active users and activity follow the README', async () => {
     const { app, deps } = h();
     const p = await newProject(deps, { timezone: 'America/New_York' });
