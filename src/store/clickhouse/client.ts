@@ -15,6 +15,32 @@ export type { ClickHouseClient };
  */
 export const ENGINE_THREAD_NICE = 10;
 
+/**
+ * Report reads run without ClickHouse's JIT compilation of expressions. The engine compiles an
+ * expression the third time it sees one, inside the query that sees it, and that query stalls: a
+ * page of 25 campaigns read alone eight times took 300-700 ms per run, and 1,241 and 2,051 ms for
+ * the run that compiled; without compilation 380-630 ms and no stall. In the bench `reporting` that
+ * stall was the 30-day p99 of every repetition (the second request after start). Compiled code
+ * made no report faster.
+ */
+export const REPORT_READ_SETTINGS = {
+  compile_expressions: 0,
+  compile_aggregate_expressions: 0,
+  compile_sort_description: 0,
+} as const;
+
+/**
+ * The engine's defaults, named by the fact inserts: chdb keeps a statement's settings for the
+ * statements after it, so without them a report would switch compilation off for the materialized
+ * views' inserts too. Not kept off there: the bench `fact-writer`'s raw insert used 63-68 ms of CPU
+ * per 1,000 rows with compilation off against 52-59 with it (two runs each: noise, or not).
+ */
+export const FACT_INSERT_COMPILATION = {
+  compile_expressions: 1,
+  compile_aggregate_expressions: 1,
+  compile_sort_description: 1,
+} as const;
+
 export async function createEmbeddedClickHouse(dir: string): Promise<ClickHouseClient> {
   let mod: typeof import('chdb/connection');
   try {
