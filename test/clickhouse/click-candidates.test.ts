@@ -3,17 +3,14 @@
 // lookup goes through clicks_by_ip / clicks_by_key and reads `clicks` by its sorting key.
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CH_MIGRATIONS } from '../../src/lib/paths.ts';
 import { formatChTime } from '../../src/lib/time.ts';
 import { findClicksByIps, findClicksByKeys } from '../../src/store/clickhouse/clicks.ts';
 import type { ClickHouseClient } from '../../src/store/clickhouse/client.ts';
-import { migrateClickHouse } from '../../src/store/clickhouse/migrate.ts';
-import { testClickHouse } from '../support/harness.ts';
+import { migratedTestClickHouse } from '../support/harness.ts';
 
 let ch: ClickHouseClient;
 beforeAll(async () => {
-  ch = await testClickHouse();
-  await migrateClickHouse(ch, CH_MIGRATIONS);
+  ch = await migratedTestClickHouse();
 });
 
 // Yesterday 12:00 UTC: in the past (lookups clip windows to now), and recent enough that the

@@ -5,26 +5,21 @@
 // migration (its steps are written to be re-run after a crash) keeps the live clicks and the views.
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CH_MIGRATIONS } from '../../src/lib/paths.ts';
 import { formatChTime } from '../../src/lib/time.ts';
 import { findClicksByIps, findClicksByKeys } from '../../src/store/clickhouse/clicks.ts';
 import type { ClickHouseClient } from '../../src/store/clickhouse/client.ts';
-import { migrateClickHouse } from '../../src/store/clickhouse/migrate.ts';
 import { rerunChMigration } from '../support/ch-migrations.ts';
-import { testClickHouse } from '../support/harness.ts';
+import { chJson, migratedTestClickHouse } from '../support/harness.ts';
 
 let ch: ClickHouseClient;
 beforeAll(async () => {
-  ch = await testClickHouse();
-  await migrateClickHouse(ch, CH_MIGRATIONS);
+  ch = await migratedTestClickHouse();
 });
 
 const DAY = 86_400_000;
 const MINUTE = 60_000;
 
-async function json<T>(query: string, params: Record<string, unknown> = {}): Promise<T[]> {
-  return (await ch.query({ query, format: 'JSONEachRow', query_params: params })).json<T>();
-}
+const json = <T>(query: string, params: Record<string, unknown> = {}) => chJson<T>(ch, query, params);
 
 /** Start of the UTC week (Monday 00:00) holding ms, as toMonday(ts) partitions it. */
 function mondayOf(ms: number): number {

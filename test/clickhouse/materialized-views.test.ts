@@ -3,13 +3,11 @@
 // metric equals a brute-force query over the raw facts. Facts are written with insertFactRows (the
 // writer's insert), full rows only. Merges are stopped so row counts of the targets are exact.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CH_MIGRATIONS } from '../../src/lib/paths.ts';
 import type { ClickHouseClient } from '../../src/store/clickhouse/client.ts';
 import { insertFactRows } from '../../src/store/clickhouse/facts.ts';
-import { migrateClickHouse } from '../../src/store/clickhouse/migrate.ts';
 import { PAGE_AGGREGATES } from '../support/aggregates.ts';
 import { AD_SET_NAMES, type FactSet, generateFacts } from '../support/generated-facts.ts';
-import { testClickHouse } from '../support/harness.ts';
+import { migratedTestClickHouse } from '../support/harness.ts';
 
 const TARGETS = [...PAGE_AGGREGATES, 'campaign_platform_daily', 'campaign_platform_monthly', 'project_event_names'];
 const K = 'campaign_id, day, platform, ad_set_id, creative_id, keyword_id';
@@ -22,8 +20,7 @@ let ch: ClickHouseClient;
 const unique = (name: string) => `mv-${name}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
 
 beforeAll(async () => {
-  ch = await testClickHouse();
-  await migrateClickHouse(ch, CH_MIGRATIONS);
+  ch = await migratedTestClickHouse();
   for (const t of TARGETS) {
     await ch.command({ query: `SYSTEM STOP MERGES ${t}` });
   }

@@ -4,9 +4,7 @@
 // reads the users states.
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CH_MIGRATIONS } from '../../src/lib/paths.ts';
 import type { ClickHouseClient } from '../../src/store/clickhouse/client.ts';
-import { migrateClickHouse } from '../../src/store/clickhouse/migrate.ts';
 import {
   type LevelKey,
   type PageScope,
@@ -14,7 +12,7 @@ import {
   selectPaymentLevels,
 } from '../../src/store/clickhouse/report-levels.ts';
 import { EVENT_NAMES, writeGeneratedFacts } from '../support/generated-facts.ts';
-import { testClickHouse } from '../support/harness.ts';
+import { chJson, migratedTestClickHouse } from '../support/harness.ts';
 
 const PAYMENT_TYPES = ['FIRST_PAYMENT', 'RECURRING', 'DEFAULT'];
 
@@ -22,17 +20,16 @@ let ch: ClickHouseClient;
 let scope: PageScope;
 
 beforeAll(async () => {
-  ch = await testClickHouse();
-  await migrateClickHouse(ch, CH_MIGRATIONS);
+  ch = await migratedTestClickHouse();
   const projectId = randomUUID();
   await writeGeneratedFacts(ch, projectId, 3, 'event-users');
-  const rs = await ch.query({
-    query: `SELECT DISTINCT campaign_id FROM merge(currentDatabase(), '^(events|payments)$')
+  const rows = await chJson<{ campaign_id: number }>(
+    ch,
+    `SELECT DISTINCT campaign_id FROM merge(currentDatabase(), '^(events|payments)$')
       WHERE project_id = {p:String} AND campaign_id != 0`,
-    format: 'JSONEachRow',
-    query_params: { p: projectId },
-  });
-  const ids = (await rs.json<{ campaign_id: number }>()).map((r) => Number(r.campaign_id));
+    { p: projectId },
+  );
+  const ids = rows.map((r) => Number(r.campaign_id));
   scope = { projectId, from: '1970-01-01', to: '2149-06-06', platform: '', ids };
 });
 
@@ -50,16 +47,14 @@ function campaignUsers(rows: Row[]): Record<string, Record<string, number>> {
 
 /** Distinct users per campaign of the raw rows named `name` (`where`: which rows the view counts). */
 async function rawUsers(table: string, nameColumn: string, name: string, where = '1'): Promise<Record<string, number>> {
-  const rs = await ch.query({
-    query: `SELECT campaign_id, toUInt64(uniqExact(user_id)) AS n FROM ${table}
+  const rows = await chJson<{ campaign_id: number; n: string }>(
+    ch,
+    `SELECT campaign_id, toUInt64(uniqExact(user_id)) AS n FROM ${table}
       WHERE project_id = {p:String} AND campaign_id IN {ids:Array(UInt32)} AND toString(${nameColumn}) = {name:String} AND ${where}
       GROUP BY campaign_id`,
-    format: 'JSONEachRow',
-    query_params: { p: scope.projectId, ids: scope.ids, name },
-  });
-  return Object.fromEntries(
-    (await rs.json<{ campaign_id: number; n: string }>()).map((r) => [r.campaign_id, Number(r.n)]),
+    { p: scope.projectId, ids: scope.ids, name },
   );
+  return Object.fromEntries(rows.map((r) => [r.campaign_id, Number(r.n)]));
 }
 
 describe('distinct users in report levels', () => {

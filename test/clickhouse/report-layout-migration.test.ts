@@ -4,23 +4,18 @@
 // the views must feed the swapped tables afterwards (raw table → campaign_daily →
 // campaign_platform_daily included).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CH_MIGRATIONS } from '../../src/lib/paths.ts';
 import type { ClickHouseClient } from '../../src/store/clickhouse/client.ts';
-import { migrateClickHouse } from '../../src/store/clickhouse/migrate.ts';
 import { aggregateContents, PAGE_AGGREGATES } from '../support/aggregates.ts';
 import { rerunChMigration } from '../support/ch-migrations.ts';
 import { writeGeneratedFacts } from '../support/generated-facts.ts';
-import { testClickHouse } from '../support/harness.ts';
+import { chJson, migratedTestClickHouse } from '../support/harness.ts';
 
 let ch: ClickHouseClient;
 beforeAll(async () => {
-  ch = await testClickHouse();
-  await migrateClickHouse(ch, CH_MIGRATIONS);
+  ch = await migratedTestClickHouse();
 });
 
-async function json<T>(query: string): Promise<T[]> {
-  return (await ch.query({ query, format: 'JSONEachRow' })).json<T>();
-}
+const json = <T>(query: string) => chJson<T>(ch, query);
 
 const write = (projectId: string, seed: number) => writeGeneratedFacts(ch, projectId, seed, 'layout');
 

@@ -12,7 +12,9 @@ import { loadConfig } from '../../src/config.ts';
 import { closeDeps, createDeps, type Deps } from '../../src/deps.ts';
 import { createProject } from '../../src/domain/projects/create-project.ts';
 import { createLogger } from '../../src/lib/logger.ts';
+import { CH_MIGRATIONS } from '../../src/lib/paths.ts';
 import { type ClickHouseClient, createEmbeddedClickHouse } from '../../src/store/clickhouse/client.ts';
+import { migrateClickHouse } from '../../src/store/clickhouse/migrate.ts';
 import type { Project } from '../../src/store/postgres/projects.ts';
 
 export type Harness = { app: FastifyInstance; deps: Deps };
@@ -64,6 +66,22 @@ export function testClickHouse(): Promise<ClickHouseClient> {
     return createEmbeddedClickHouse(dir);
   })();
   return clickhouse;
+}
+
+/** testClickHouse() with every ClickHouse migration applied (tests of the tables themselves). */
+export async function migratedTestClickHouse(): Promise<ClickHouseClient> {
+  const ch = await testClickHouse();
+  await migrateClickHouse(ch, CH_MIGRATIONS);
+  return ch;
+}
+
+/** A statement's rows as JSON objects. */
+export async function chJson<T>(
+  ch: ClickHouseClient,
+  query: string,
+  params: Record<string, unknown> = {},
+): Promise<T[]> {
+  return (await ch.query({ query, format: 'JSONEachRow', query_params: params })).json<T>();
 }
 
 /** Deps and app over the test stores. `redis: true` adds the run's Redis (BullMQ, shared limits). */
