@@ -1,6 +1,6 @@
 // Writes fact rows into their ClickHouse raw table. The dedup token makes a retried insert of the
 // same batch land once, in the raw table and in every materialized view fed by it.
-import { type ClickHouseClient, FACT_INSERT_COMPILATION } from './client.ts';
+import type { ClickHouseClient } from './client.ts';
 
 export async function insertFactRows(
   ch: ClickHouseClient,
@@ -20,7 +20,6 @@ export async function insertFactRows(
       deduplicate_blocks_in_dependent_materialized_views: 1,
       date_time_input_format: 'best_effort',
       input_format_skip_unknown_fields: 0,
-      ...FACT_INSERT_COMPILATION,
     },
   });
 }

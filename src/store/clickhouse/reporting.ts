@@ -6,7 +6,7 @@
 // typed here; aggregates are read with sum()/uniqMerge() + GROUP BY, never FINAL.
 // `platform` '' means every platform. Spend rows without a platform (most networks do not say)
 // are returned apart (spend_unplatformed) so the domain can decide where they count.
-import { type ClickHouseClient, REPORT_READ_SETTINGS } from './client.ts';
+import { type ClickHouseClient, REPORT_READ_CLAUSE } from './client.ts';
 
 export type ReportScope = { projectId: string; from: string; to: string; platform: string };
 
@@ -43,12 +43,7 @@ export async function selectRows<T>(
   query: string,
   params: Record<string, unknown>,
 ): Promise<T[]> {
-  const rs = await ch.query({
-    query,
-    format: 'JSONEachRow',
-    query_params: params,
-    clickhouse_settings: REPORT_READ_SETTINGS,
-  });
+  const rs = await ch.query({ query: `${query}\n${REPORT_READ_CLAUSE}`, format: 'JSONEachRow', query_params: params });
   return rs.json<T>();
 }
 
