@@ -1,11 +1,12 @@
 // The fact writer: moves batches from the Postgres outbox into ClickHouse (flushFactBatch). A
 // table with a full batch waiting is flushed again at once; a drained table is looked at again
-// about once a second. While ClickHouse or Postgres is down it backs off and keeps the rows;
+// about once a second, every drained table in one statement (tablesToFlush), and flushed when it
+// has work. While ClickHouse or Postgres is down it backs off and keeps the rows;
 // several workers may run it at once (a fact is claimed by one batch only: fact_claims, keyed by
 // the outbox seq). Each batch is its own (one table's refused rows are dead-lettered without
 // holding the others back).
 import type { Deps } from '../src/deps.ts';
-import { FLUSH_BATCH_ROWS, type FlushOptions, flushFactBatch } from '../src/domain/facts/flush-facts.ts';
+import { FLUSH_BATCH_ROWS, type FlushOptions, flushFactBatch, tablesToFlush } from '../src/domain/facts/flush-facts.ts';
 import { FACT_TABLES } from '../src/domain/facts/tables.ts';
 
 export type FactWriter = { stop: () => Promise<void> };
@@ -36,6 +37,14 @@ export function startFactWriter(deps: Deps, opts: FactWriterOptions = {}): FactW
    * must not keep a table with rows waiting).
    */
   const busy = new Map<string, number>(FACT_TABLES.map((t) => [t, 0]));
+  /**
+   * Tables whose last flush found less than a full batch (all of them at start): when due, they are
+   * looked at together in one statement, and only those with work are flushed. Claiming each of
+   * them every second was most of an idle service's CPU.
+   */
+  const drained = new Set<string>(FACT_TABLES);
+  /** The look in progress, shared by the lanes. */
+  let looking: Promise<void> | undefined;
   /** Batches whose flush failed while Postgres was away: marked for retry once it answers (flush-facts.ts). */
   const unreleased = new Set<string>();
   /** While the last batch failed: no lane starts another before this (ms). */
@@ -68,6 +77,20 @@ export function startFactWriter(deps: Deps, opts: FactWriterOptions = {}): FactW
     return best;
   };
 
+  /** A failed flush or look: every lane pauses, longer after each failed round. */
+  const failed = (table: string | undefined, err: unknown): void => {
+    // Lanes failing together (one outage) count once, so the backoff grows per retry round.
+    const now = Date.now();
+    if (now >= pausedUntil) {
+      failures += 1;
+    }
+    deps.log.warn(
+      { table, err: String(err), failures },
+      'fact writer: ClickHouse or Postgres unavailable; rows stay queued',
+    );
+    pausedUntil = Math.max(pausedUntil, now + Math.min(maxBackoffMs, intervalMs * 2 ** failures));
+  };
+
   const flushTable = async (table: string): Promise<void> => {
     busy.set(table, (busy.get(table) ?? 0) + 1);
     try {
@@ -78,21 +101,38 @@ export function startFactWriter(deps: Deps, opts: FactWriterOptions = {}): FactW
       }
       if (r.inserted + r.deadLettered + r.alreadyStored < FLUSH_BATCH_ROWS) {
         due.set(table, Date.now() + intervalMs);
+        drained.add(table);
+      } else {
+        drained.delete(table);
       }
     } catch (err) {
-      // Lanes failing together (one outage) count once, so the backoff grows per retry round.
-      const now = Date.now();
-      if (now >= pausedUntil) {
-        failures += 1;
-      }
-      deps.log.warn(
-        { table, err: String(err), failures },
-        'fact writer: ClickHouse or Postgres unavailable; rows stay queued',
-      );
-      pausedUntil = Math.max(pausedUntil, now + Math.min(maxBackoffMs, intervalMs * 2 ** failures));
+      failed(table, err);
     } finally {
       busy.set(table, (busy.get(table) ?? 1) - 1);
     }
+  };
+
+  /** Looks at every drained table that is due: those with work are flushed next, the rest wait a round. */
+  const lookAtDrained = (now: number): Promise<void> => {
+    looking ??= (async () => {
+      const tables = FACT_TABLES.filter((t) => drained.has(t) && (due.get(t) ?? 0) <= now);
+      try {
+        // failures is reset by a flush only: a look that works says nothing of ClickHouse.
+        const withWork = await tablesToFlush(deps, tables, opts);
+        for (const t of tables) {
+          if (withWork.has(t)) {
+            drained.delete(t);
+          } else {
+            due.set(t, Date.now() + intervalMs);
+          }
+        }
+      } catch (err) {
+        failed(undefined, err);
+      }
+    })().finally(() => {
+      looking = undefined;
+    });
+    return looking;
   };
 
   const lane = async (): Promise<void> => {
@@ -102,6 +142,11 @@ export function startFactWriter(deps: Deps, opts: FactWriterOptions = {}): FactW
       if (table === undefined) {
         const wakeAt = Math.max(pausedUntil, Math.min(...due.values()));
         await sleep(Math.max(10, wakeAt - now));
+        continue;
+      }
+      // Batches that failed while Postgres was away are marked for retry by the next flush.
+      if (drained.has(table) && unreleased.size === 0) {
+        await lookAtDrained(now);
         continue;
       }
       await flushTable(table);

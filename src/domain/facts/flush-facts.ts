@@ -28,6 +28,7 @@ import {
   readBatch,
   releaseRows,
   retakeStaleBatch,
+  tablesWithWork,
 } from '../../store/postgres/fact-outbox.ts';
 import { enrichFacts } from './enrich-facts.ts';
 import { FACT_ID_COLUMN, isFactTable } from './tables.ts';
@@ -158,6 +159,14 @@ async function markUnreleased(deps: FlushDeps, unreleased: Set<string> | undefin
 }
 
 /** Flushes one batch of `table`; returns what moved. Throws when ClickHouse or Postgres is unreachable. */
+/**
+ * Which of `tables` flushFactBatch would find work in now: rows to claim, or a stale batch to
+ * retry. One statement, however many tables.
+ */
+export function tablesToFlush(deps: Pick<FlushDeps, 'sql'>, tables: readonly string[], opts: FlushOptions = {}) {
+  return tablesWithWork(deps.sql, tables, (opts.staleClaimMs ?? STALE_CLAIM_MS) / 1000);
+}
+
 export async function flushFactBatch(deps: FlushDeps, table: string, opts: FlushOptions = {}): Promise<FlushResult> {
   await markUnreleased(deps, opts.unreleased);
   const staleId = await retakeStaleBatch(deps.sql, table, opts.staleClaimMs ?? STALE_CLAIM_MS);

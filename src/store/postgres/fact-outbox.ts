@@ -165,6 +165,29 @@ export async function claimRows(sql: Sql, table: string, limit: number): Promise
 }
 
 /**
+ * Which of `tables` have work for a writer: a row a claim would take now (not resting, not claimed),
+ * or a batch claimed more than `staleSecs` ago (its writer failed or vanished). One statement for
+ * every table: an idle writer looks with it instead of a claim per table (each claim opens a
+ * transaction and draws a batch id; eight tables a second cost the service ~33 ms of CPU per second
+ * of idling, 46 → 13 ms with no polling at all).
+ */
+export async function tablesWithWork(sql: Sql, tables: readonly string[], staleSecs: number): Promise<Set<string>> {
+  if (tables.length === 0) {
+    return new Set();
+  }
+  const rows = await sql<{ t: string }[]>`
+    SELECT t FROM unnest(${tables as string[]}::text[]) AS t
+    WHERE EXISTS (
+        SELECT 1 FROM fact_outbox o
+        WHERE o.fact_table = t AND (o.not_before IS NULL OR o.not_before <= now())
+          AND NOT EXISTS (SELECT 1 FROM fact_claims c WHERE c.seq = o.seq))
+      OR EXISTS (
+        SELECT 1 FROM fact_batches b
+        WHERE b.fact_table = t AND b.claimed_at < now() - make_interval(secs => ${staleSecs}))`;
+  return new Set(rows.map((r) => r.t));
+}
+
+/**
  * Re-takes a batch claimed earlier whose writer did not finish it (crash, outage, or a replay), for
  * a retry, and answers its id. One statement, so two writers never retry the same batch at once.
  */
