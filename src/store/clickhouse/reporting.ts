@@ -219,20 +219,20 @@ export async function selectActivity(
 
 export const KNOWN_NAMES_LIMIT = 500;
 
-/** Custom event names and payment types the project has ever recorded (first 500 of each, by name). */
+/**
+ * Custom event names and payment types the project has ever recorded (first 500 of each, by name).
+ * One SELECT with LIMIT BY: the UNION ALL of two subqueries it replaced took 6.7-8.3 ms against
+ * 5.8-6.1 ms (bench dataset, medians of 39-59 runs, five alternated processes each way).
+ */
 export async function selectKnownEventNames(
   ch: ClickHouseClient,
   projectId: string,
 ): Promise<{ events: string[]; payments: string[] }> {
   const rows = await selectRows<{ kind: string; name: string }>(
     ch,
-    `SELECT 'event' AS kind, name FROM (
-       SELECT name FROM project_event_names WHERE project_id = {p:String} AND kind = 'event'
-       GROUP BY name ORDER BY name LIMIT ${KNOWN_NAMES_LIMIT})
-     UNION ALL
-     SELECT 'payment' AS kind, name FROM (
-       SELECT name FROM project_event_names WHERE project_id = {p:String} AND kind = 'payment'
-       GROUP BY name ORDER BY name LIMIT ${KNOWN_NAMES_LIMIT})`,
+    `SELECT kind, name FROM project_event_names
+     WHERE project_id = {p:String} AND kind IN ('event', 'payment')
+     GROUP BY kind, name ORDER BY kind, name LIMIT ${KNOWN_NAMES_LIMIT} BY kind`,
     { p: projectId },
   );
   return {
