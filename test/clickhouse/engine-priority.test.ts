@@ -1,8 +1,8 @@
 // The embedded engine's query threads run niced (store/clickhouse/client.ts ENGINE_THREAD_NICE), so
 // reports and fact batches take the CPU the event loop leaves. Read from /proc while a query runs;
 // the event loop's own thread keeps its priority. Linux only (/proc). The engine keeps a `SET` for
-// the rest of its session, so the nice is set once at open, and report reads carry their settings
-// in a SETTINGS clause that must not change how later statements (the views' inserts) run.
+// the rest of its session, so report reads carry their settings in a SETTINGS clause, which must
+// not change how later statements (the views' inserts) run.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { ClickHouseClient } from '../../src/store/clickhouse/client.ts';
