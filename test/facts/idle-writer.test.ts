@@ -24,7 +24,7 @@ describe('fact writer with nothing due', () => {
     const before = await batchIdsDrawn();
     const writer = startFactWriter(deps, { intervalMs: 20 });
     try {
-      // About 20 rounds over the 8 tables: one claim per table and round drew ~160 ids.
+      // About 20 rounds over the 8 tables: one claim per table and round drew about 150 ids.
       await new Promise((resolve) => setTimeout(resolve, 400));
     } finally {
       await writer.stop();

@@ -158,7 +158,6 @@ async function markUnreleased(deps: FlushDeps, unreleased: Set<string> | undefin
   }
 }
 
-/** Flushes one batch of `table`; returns what moved. Throws when ClickHouse or Postgres is unreachable. */
 /**
  * Which of `tables` flushFactBatch would find work in now: rows to claim, or a stale batch to
  * retry. One statement, however many tables.
@@ -167,6 +166,7 @@ export function tablesToFlush(deps: Pick<FlushDeps, 'sql'>, tables: readonly str
   return tablesWithWork(deps.sql, tables, (opts.staleClaimMs ?? STALE_CLAIM_MS) / 1000);
 }
 
+/** Flushes one batch of `table`; returns what moved. Throws when ClickHouse or Postgres is unreachable. */
 export async function flushFactBatch(deps: FlushDeps, table: string, opts: FlushOptions = {}): Promise<FlushResult> {
   await markUnreleased(deps, opts.unreleased);
   const staleId = await retakeStaleBatch(deps.sql, table, opts.staleClaimMs ?? STALE_CLAIM_MS);

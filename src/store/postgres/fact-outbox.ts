@@ -168,8 +168,8 @@ export async function claimRows(sql: Sql, table: string, limit: number): Promise
  * Which of `tables` have work for a writer: a row a claim would take now (not resting, not claimed),
  * or a batch claimed more than `staleSecs` ago (its writer failed or vanished). One statement for
  * every table: an idle writer looks with it instead of a claim per table (each claim opens a
- * transaction and draws a batch id; eight tables a second cost the service ~33 ms of CPU per second
- * of idling, 46 → 13 ms with no polling at all).
+ * transaction and draws a batch id). An idle service used 31-34 ms of CPU a second with the claims,
+ * 15-18 ms with the look, 13 ms with no writer at all.
  */
 export async function tablesWithWork(sql: Sql, tables: readonly string[], staleSecs: number): Promise<Set<string>> {
   if (tables.length === 0) {
