@@ -5,8 +5,7 @@
 // not change how later statements (the views' inserts) run.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { ClickHouseClient } from '../../src/store/clickhouse/client.ts';
-import { ENGINE_THREAD_NICE } from '../../src/store/clickhouse/client.ts';
+import { type ClickHouseClient, ENGINE_THREAD_NICE } from '../../src/store/clickhouse/client.ts';
 import { insertFactRows } from '../../src/store/clickhouse/facts.ts';
 import { selectKnownEventNames } from '../../src/store/clickhouse/reporting.ts';
 import { chJson, migratedTestClickHouse, testClickHouse } from '../support/harness.ts';

@@ -1,8 +1,8 @@
 // The fact writer when the outbox has little or nothing due: drained tables are looked at together,
 // in one statement a round, instead of a claim per table (each claim opens a transaction and draws
 // a batch id from fact_batch_seq). What is appended or left behind is still moved.
-import { describe, expect, it } from 'vitest';
-import { startFactWriter } from '../../jobs/fact-writer.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { type FactWriterOptions, startFactWriter } from '../../jobs/fact-writer.ts';
 import { flushAllFacts } from '../../src/domain/facts/flush-facts.ts';
 import { FACT_TABLES } from '../../src/domain/facts/tables.ts';
 import { claimRows } from '../../src/store/postgres/fact-outbox.ts';
@@ -17,29 +17,34 @@ async function batchIdsDrawn(): Promise<number> {
   return Number(row?.n);
 }
 
+/** Runs `body` while a fact writer with `opts` runs, and stops the writer after it. */
+async function whileWriting(opts: FactWriterOptions, body: () => Promise<void>): Promise<void> {
+  const writer = startFactWriter(h().deps, opts);
+  try {
+    await body();
+  } finally {
+    await writer.stop();
+  }
+}
+
 describe('fact writer with nothing due', () => {
+  beforeEach(async () => {
+    await flushAllFacts(h().deps, FACT_TABLES);
+  });
+
   it('when the outbox holds nothing, then the writer keeps looking without claiming batches', async () => {
-    const { deps } = h();
-    await flushAllFacts(deps, FACT_TABLES);
     const before = await batchIdsDrawn();
-    const writer = startFactWriter(deps, { intervalMs: 20 });
-    try {
-      // About 20 rounds over the 8 tables: one claim per table and round drew about 150 ids.
-      await new Promise((resolve) => setTimeout(resolve, 400));
-    } finally {
-      await writer.stop();
-    }
+    // About 20 rounds over the 8 tables: one claim per table and round drew about 150 ids.
+    await whileWriting({ intervalMs: 20 }, () => new Promise((resolve) => setTimeout(resolve, 400)));
 
     expect(await batchIdsDrawn()).toBe(before);
   });
 
   it('when clicks arrive while the writer idles, then they reach ClickHouse and leave the outbox', async () => {
     const { deps } = h();
-    await flushAllFacts(deps, FACT_TABLES);
     const p = await newProject(deps);
     const campaign = await campaignWithListings(deps, p);
-    const writer = startFactWriter(deps, { intervalMs: 20 });
-    try {
+    await whileWriting({ intervalMs: 20 }, async () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
       for (let i = 0; i < 3; i++) {
         await clickLink(h(), campaign, { ip: randomIp() });
@@ -48,9 +53,7 @@ describe('fact writer with nothing due', () => {
         'the clicks reached ClickHouse',
         async () => (await chCounts(deps, 'clicks', p.project.id)).rows === 3,
       );
-    } finally {
-      await writer.stop();
-    }
+    });
 
     expect(await outboxRows(deps, p.project.id)).toEqual({});
     expect((await chCounts(deps, 'clicks', p.project.id)).rows).toBe(3);
@@ -58,21 +61,17 @@ describe('fact writer with nothing due', () => {
 
   it('when a batch was claimed by a writer that vanished, then an idle writer retakes it once it is stale', async () => {
     const { deps } = h();
-    await flushAllFacts(deps, FACT_TABLES);
     const p = await newProject(deps);
     const campaign = await campaignWithListings(deps, p);
     await clickLink(h(), campaign, { ip: randomIp() });
     const abandoned = await claimRows(deps.sql, 'clicks', 100);
     expect(abandoned).toBeDefined();
-    const writer = startFactWriter(deps, { intervalMs: 20, staleClaimMs: 300 });
-    try {
-      await until(
+    await whileWriting({ intervalMs: 20, staleClaimMs: 300 }, () =>
+      until(
         'the abandoned batch reached ClickHouse',
         async () => (await chCounts(deps, 'clicks', p.project.id)).rows === 1,
-      );
-    } finally {
-      await writer.stop();
-    }
+      ),
+    );
 
     expect(await outboxRows(deps, p.project.id)).toEqual({});
   });
