@@ -31,6 +31,32 @@ export const ENGINE_THREAD_NICE = 10;
 export const REPORT_READ_CLAUSE =
   'SETTINGS compile_expressions = 0, compile_aggregate_expressions = 0, compile_sort_description = 0';
 
+/**
+ * The embedded engine keeps each setting a call sends for the rest of the process, the insert dedup
+ * token among them: an insert naming no token would take the last one sent (a fact batch's, a
+ * migration's), and a second such insert into the same table would be dropped as a duplicate of the
+ * first, silently. So every insert and command names a token: the caller's, or empty (ClickHouse's
+ * own, a hash of the block). Statements with a token of their own (all fact batches) are unchanged.
+ */
+function ownDedupTokens(client: ClickHouseClient): ClickHouseClient {
+  const withToken = <P extends { clickhouse_settings?: Record<string, unknown> }>(params: P): P => ({
+    ...params,
+    clickhouse_settings: { insert_deduplication_token: '', ...params.clickhouse_settings },
+  });
+  return new Proxy(client, {
+    get(target, prop, receiver) {
+      if (prop === 'insert') {
+        return (params: Parameters<ClickHouseClient['insert']>[0]) => target.insert(withToken(params));
+      }
+      if (prop === 'command') {
+        return (params: Parameters<ClickHouseClient['command']>[0]) => target.command(withToken(params));
+      }
+      const value = Reflect.get(target, prop, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
 export async function createEmbeddedClickHouse(dir: string): Promise<ClickHouseClient> {
   let mod: typeof import('chdb/connection');
   try {
@@ -51,11 +77,13 @@ export async function createEmbeddedClickHouse(dir: string): Promise<ClickHouseC
   // 396-442 in four of the five runs alternated with them), for a reason not found; each SET costs
   // ~0.3 ms.
   return prioritized(
-    createClient({
-      connection,
-      json: JSON_HANDLING,
-      clickhouse_settings: { os_thread_priority: String(ENGINE_THREAD_NICE) },
-    }),
+    ownDedupTokens(
+      createClient({
+        connection,
+        json: JSON_HANDLING,
+        clickhouse_settings: { os_thread_priority: String(ENGINE_THREAD_NICE) },
+      }),
+    ),
   );
 }
 
