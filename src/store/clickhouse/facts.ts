@@ -20,6 +20,10 @@ export async function insertFactRows(
       deduplicate_blocks_in_dependent_materialized_views: 1,
       date_time_input_format: 'best_effort',
       input_format_skip_unknown_fields: 0,
+      // No cap on the partitions one batch writes (ClickHouse refuses more than 100 by default).
+      // Spend rows may be of any day since 1970 and spend is partitioned by month: a valid upload
+      // of 150 months failed on every retry, and its failing batch paused every lane each round.
+      max_partitions_per_insert_block: 0,
     },
   });
 }

@@ -162,6 +162,34 @@ describe('PUT /api/v1/spend', () => {
       ).toEqual([{ v: '7' }]);
     });
 
+    it('when the rows span more months than one insert may create partitions for, then all of them reach ClickHouse', async () => {
+      const { deps, p, c } = await setup();
+      // 150 months, 2010-01 to 2022-06: ClickHouse refuses an insert into more than 100 partitions
+      // by default (spend and campaign_platform_daily are partitioned by month).
+      const rows = Array.from({ length: 150 }, (_, i) => ({
+        day: `${2010 + Math.floor(i / 12)}-${String((i % 12) + 1).padStart(2, '0')}-01`,
+        campaign_display_id: c.display_id,
+        amount: 1,
+      }));
+
+      expect((await put(p, { rows })).json()).toEqual(saved(150, 0));
+      await flushAllFacts(deps, FACT_TABLES);
+
+      expect(await outboxSpend(p)).toEqual([]);
+      expect(
+        await chValue(
+          `SELECT toString(count()) AS n, toString(uniqExact(toYYYYMM(day))) AS months FROM spend WHERE project_id = {p:String}`,
+          p,
+        ),
+      ).toEqual([{ n: '150', months: '150' }]);
+      expect(
+        await chValue(
+          `SELECT toString(sum(spend)) AS v FROM campaign_platform_daily WHERE project_id = {p:String}`,
+          p,
+        ),
+      ).toEqual([{ v: '150' }]);
+    });
+
     it('when the same rows are sent again, then they are unchanged and no fact is written', async () => {
       const { p, c } = await setup();
       const rows = [
