@@ -4,6 +4,7 @@
 // other tests' rows (same database, running alongside) out of these claims.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { FLUSH_BATCH_BYTES } from '../../src/domain/facts/flush-facts.ts';
 import {
   CLAIM_PLANNER_SQL,
   CLAIM_SQL,
@@ -115,9 +116,9 @@ describe('fact claims', () => {
       deps.sql.begin(async (tx) => {
         await tx.unsafe(CLAIM_PLANNER_SQL);
         await tx.unsafe(`SET LOCAL plan_cache_mode = ${generic ? 'force_generic_plan' : 'force_custom_plan'}`);
-        await tx.unsafe(`PREPARE claim_plan_test(text, bigint) AS ${CLAIM_SQL}`);
+        await tx.unsafe(`PREPARE claim_plan_test(text, bigint, bigint) AS ${CLAIM_SQL}`);
         const rows = await tx.unsafe<{ 'QUERY PLAN': string }[]>(
-          `EXPLAIN EXECUTE claim_plan_test('${forTable}', 10000)`,
+          `EXPLAIN EXECUTE claim_plan_test('${forTable}', 10000, ${FLUSH_BATCH_BYTES})`,
         );
         await tx.unsafe('DEALLOCATE claim_plan_test');
         return rows.map((r) => r['QUERY PLAN']).join('\n');
@@ -153,6 +154,7 @@ describe('fact claims', () => {
         const [r] = await tx.unsafe<{ 'QUERY PLAN': unknown }[]>(`EXPLAIN (ANALYZE, FORMAT JSON) ${CLAIM_SQL}`, [
           table,
           10_000,
+          FLUSH_BATCH_BYTES,
         ]);
         throw Object.assign(new Error('rollback'), { plan: r?.['QUERY PLAN'] });
       })

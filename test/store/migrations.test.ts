@@ -159,14 +159,22 @@ describe('migratePostgres', () => {
       await db`INSERT INTO fact_outbox (fact_table, fact_id, project_id, row, enrich_install, not_before) VALUES
         ('events', 'ev_1', ${project}, ${db.json(row('ev_1'))}, 'iid_1', NULL),
         ('events', 'ev_2', ${project}, ${db.json(row('ev_2'))}, 'iid_2', now() + interval '1 hour')`;
-      const held = await claimRows(db, 'events', 1);
+      // ev_1 claimed by a writer of that version (its claim knew no `bytes` column, migration 0020)
+      const [held] = await db<{ id: string }[]>`
+        WITH batch AS (
+          INSERT INTO fact_batches (id, fact_table, claimed_at) VALUES (nextval('fact_batch_seq'), 'events', now())
+          RETURNING id),
+        claimed AS (
+          INSERT INTO fact_claims (seq, batch_id) SELECT seq, (SELECT id FROM batch) FROM fact_outbox WHERE fact_id = 'ev_1'
+          RETURNING 1)
+        SELECT id::text FROM batch, (SELECT count(*) FROM claimed) AS n`;
 
       expect(await migratePostgres(db, PG_MIGRATIONS)).toEqual(files.filter((m) => m.version >= 18).map((m) => m.name));
       await insertOutboxRows(db, [
         { table: 'events', factId: 'ev_3', projectId: project, row: row('ev_3'), enrichInstall: 'iid_3' },
         { table: 'events', factId: 'ev_4', projectId: project, row: row('ev_4'), resting: true },
       ]);
-      const first = await readBatch(db, held);
+      const first = await readBatch(db, held?.id);
       const next = await readBatch(db, await claimRows(db, 'events', 10));
       const [types] = await db<{ t: string; resting: number }[]>`
         SELECT format_type(atttypid, atttypmod) AS t,
@@ -181,6 +189,37 @@ describe('migratePostgres', () => {
       expect(next?.rows.map((r) => [r.factId, r.json, r.enrichInstall])).toEqual([
         ['ev_3', JSON.stringify(row('ev_3')), 'iid_3'],
       ]);
+    });
+  });
+
+  it('when 0020 runs over an outbox with pending rows, then they count as 0 bytes and a capped claim takes them with the new rows up to the cap', async () => {
+    const files = await listMigrationFiles(PG_MIGRATIONS, '.sql');
+    const before = await migrationsDir({});
+    for (const f of files.filter((m) => m.version < 20)) {
+      await copyFile(f.file, path.join(before, f.name));
+    }
+    await withScratchDatabase(1, async ([sql]) => {
+      const db = sql as Sql;
+      await migratePostgres(db, before);
+      const project = '00000000-0000-4000-8000-000000000020';
+      const rows = (...ids: string[]) =>
+        ids.map((id) => ({ table: 'clicks', factId: id, projectId: project, row: { click_id: id } }));
+      await db`INSERT INTO fact_outbox (fact_table, fact_id, project_id, row) VALUES
+        ('clicks', 'ck_1', ${project}, '{"click_id":"ck_1"}'), ('clicks', 'ck_2', ${project}, '{"click_id":"ck_2"}')`;
+
+      expect(await migratePostgres(db, PG_MIGRATIONS)).toEqual(files.filter((m) => m.version >= 20).map((m) => m.name));
+      await insertOutboxRows(db, rows('ck_3', 'ck_4'));
+      const sizes = await db<{ fact_id: string; bytes: number | null }[]>`
+        SELECT fact_id, bytes FROM fact_outbox ORDER BY seq`;
+      const capped = await readBatch(db, await claimRows(db, 'clicks', 10, 1));
+
+      expect(sizes).toEqual([
+        { fact_id: 'ck_1', bytes: null },
+        { fact_id: 'ck_2', bytes: null },
+        { fact_id: 'ck_3', bytes: JSON.stringify({ click_id: 'ck_3' }).length },
+        { fact_id: 'ck_4', bytes: JSON.stringify({ click_id: 'ck_4' }).length },
+      ]);
+      expect(capped?.rows.map((r) => r.factId)).toEqual(['ck_1', 'ck_2', 'ck_3']);
     });
   });
 

@@ -34,12 +34,21 @@ import { enrichFacts } from './enrich-facts.ts';
 import { FACT_ID_COLUMN, isFactTable } from './tables.ts';
 
 export const FLUSH_BATCH_ROWS = 10_000;
+/**
+ * A batch stops growing past this many bytes of row JSON. Rows are usually ~0.5 KB (10,000 make
+ * 5 MB), but a client body may be 64 KiB: 10,000 such events made a 600 MB batch that every retry
+ * failed to insert (the embedded engine takes the body as one string, past V8's longest), and each
+ * failure paused every table.
+ */
+export const FLUSH_BATCH_BYTES = 16 * 1024 * 1024;
 const STALE_CLAIM_MS = 30_000;
 /** A ClickHouse call slower than this counts as an outage (the batch is retried with its token). */
 const CH_TIMEOUT_MS = 60_000;
 
 export type FlushOptions = {
   staleClaimMs?: number;
+  /** FLUSH_BATCH_BYTES unless given (tests). */
+  maxBatchBytes?: number;
   clickhouseTimeoutMs?: number;
   /**
    * Batches whose flush failed and that could not be marked for retry (Postgres was away too), kept
@@ -170,7 +179,8 @@ export function tablesToFlush(deps: Pick<FlushDeps, 'sql'>, tables: readonly str
 export async function flushFactBatch(deps: FlushDeps, table: string, opts: FlushOptions = {}): Promise<FlushResult> {
   await markUnreleased(deps, opts.unreleased);
   const staleId = await retakeStaleBatch(deps.sql, table, opts.staleClaimMs ?? STALE_CLAIM_MS);
-  const batchId = staleId ?? (await claimRows(deps.sql, table, FLUSH_BATCH_ROWS));
+  const batchId =
+    staleId ?? (await claimRows(deps.sql, table, FLUSH_BATCH_ROWS, opts.maxBatchBytes ?? FLUSH_BATCH_BYTES));
   if (batchId === undefined) {
     return nothingMoved(table);
   }

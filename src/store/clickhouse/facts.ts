@@ -23,7 +23,7 @@ export async function insertFactRows(
       // No cap on the partitions one batch writes (ClickHouse refuses more than 100 by default).
       // Spend rows may be of any day since 1970 and spend is partitioned by month: a valid upload
       // of 150 months failed on every retry, and its failing batch paused every lane each round.
-      max_partitions_per_insert_block: 0,
+      max_partitions_per_insert_block: '0',
     },
   });
 }

@@ -55,8 +55,8 @@ export async function insertOutboxRows(sql: Sql, rows: OutboxRow[]): Promise<voi
     resting[i] = r.resting ? 'y' : null;
   }
   const payload = JSON.stringify(rows.map((r) => r.row));
-  await sql`INSERT INTO fact_outbox (fact_table, fact_id, project_id, row, enrich_install, not_before)
-    SELECT t, f, p, r, e, CASE WHEN w IS NOT NULL THEN now() + ${LONGEST_REST}::interval END
+  await sql`INSERT INTO fact_outbox (fact_table, fact_id, project_id, row, enrich_install, not_before, bytes)
+    SELECT t, f, p, r, e, CASE WHEN w IS NOT NULL THEN now() + ${LONGEST_REST}::interval END, octet_length(r::text)
     FROM ROWS FROM (
       unnest(${tables}::text[], ${factIds}::text[], ${projects}::uuid[], ${enrich}::text[], ${resting}::text[]),
       json_array_elements(${payload}::text::json)) AS x (t, f, p, e, w, r)`;
@@ -136,10 +136,14 @@ export const CLAIM_SQL = `
   WITH batch AS (SELECT nextval('fact_batch_seq') AS id),
   claimed AS (
     INSERT INTO fact_claims (seq, batch_id)
-    SELECT o.seq, (SELECT id FROM batch) FROM fact_outbox o
-    WHERE o.fact_table = $1 AND (o.not_before IS NULL OR o.not_before <= now())
-      AND NOT EXISTS (SELECT 1 FROM fact_claims c WHERE c.seq = o.seq OFFSET 0)
-    ORDER BY o.created_at LIMIT $2
+    SELECT x.seq, (SELECT id FROM batch) FROM (
+      SELECT o.seq, sum(coalesce(o.bytes, 0)) OVER (ORDER BY o.created_at ROWS UNBOUNDED PRECEDING)
+          - coalesce(o.bytes, 0) AS before
+      FROM fact_outbox o
+      WHERE o.fact_table = $1 AND (o.not_before IS NULL OR o.not_before <= now())
+        AND NOT EXISTS (SELECT 1 FROM fact_claims c WHERE c.seq = o.seq OFFSET 0)
+      ORDER BY o.created_at LIMIT $2) x
+    WHERE x.before < $3
     ON CONFLICT DO NOTHING
     RETURNING 1),
   counted AS (SELECT count(*)::int AS n FROM claimed),
@@ -150,16 +154,23 @@ export const CLAIM_SQL = `
 
 /**
  * Claims up to `limit` pending rows of a table as one new batch, oldest first (resting rows
- * skipped), and answers its id (undefined when nothing was due). The claim writes a narrow
+ * skipped), and answers its id (undefined when nothing was due). It stops early at `maxBytes`: a
+ * row is taken while the rows before it hold fewer bytes (the first always is, so a batch holds at
+ * most maxBytes plus one row; migration 0020). The claim writes a narrow
  * fact_claims row per fact (migration 0017); the seq primary key makes two writers' claims
  * exclusive. The rows are read in a second statement (readBatch), on purpose: a row another writer
  * claimed, inserted and deleted while this claim ran can be claimed again (its claim row is gone),
  * and only a fresh snapshot sees that its outbox row is gone too.
  */
-export async function claimRows(sql: Sql, table: string, limit: number): Promise<string | undefined> {
+export async function claimRows(
+  sql: Sql,
+  table: string,
+  limit: number,
+  maxBytes: number = Number.MAX_SAFE_INTEGER,
+): Promise<string | undefined> {
   const [claim] = await sql.begin(async (tx) => {
     await tx.unsafe(CLAIM_PLANNER_SQL);
-    return tx.unsafe<{ id: string; n: number }[]>(CLAIM_SQL, [table, limit]);
+    return tx.unsafe<{ id: string; n: number }[]>(CLAIM_SQL, [table, limit, maxBytes]);
   });
   return claim && claim.n > 0 ? claim.id : undefined;
 }
@@ -220,8 +231,9 @@ export async function insertRetryBatch(sql: Sql, table: string, rows: OutboxRow[
       INSERT INTO fact_batches (id, fact_table, claimed_at) VALUES (nextval('fact_batch_seq'), ${table}, 'epoch')
       RETURNING id),
     added AS (
-      INSERT INTO fact_outbox (fact_table, fact_id, project_id, row)
-      SELECT ${table}, x->>'f', (x->>'p')::uuid, x->'r' FROM json_array_elements(${payload}::text::json) AS x
+      INSERT INTO fact_outbox (fact_table, fact_id, project_id, row, bytes)
+      SELECT ${table}, x->>'f', (x->>'p')::uuid, x->'r', octet_length((x->'r')::text)
+      FROM json_array_elements(${payload}::text::json) AS x
       RETURNING seq),
     claimed AS (INSERT INTO fact_claims (seq, batch_id) SELECT seq, (SELECT id FROM batch) FROM added)
     SELECT id::text FROM batch`;

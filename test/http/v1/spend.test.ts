@@ -183,10 +183,7 @@ describe('PUT /api/v1/spend', () => {
         ),
       ).toEqual([{ n: '150', months: '150' }]);
       expect(
-        await chValue(
-          `SELECT toString(sum(spend)) AS v FROM campaign_platform_daily WHERE project_id = {p:String}`,
-          p,
-        ),
+        await chValue(`SELECT toString(sum(spend)) AS v FROM campaign_platform_daily WHERE project_id = {p:String}`, p),
       ).toEqual([{ v: '150' }]);
     });
 
