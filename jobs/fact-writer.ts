@@ -1,7 +1,8 @@
 // The fact writer: moves batches from the Postgres outbox into ClickHouse (flushFactBatch). A
 // table with a full batch waiting is flushed again at once; a drained table is looked at again
 // about once a second, every drained table in one statement (tablesToFlush), and flushed when it
-// has work. While ClickHouse or Postgres is down it backs off and keeps the rows;
+// has work. A table whose flush fails backs off on its own (the others keep moving) and keeps its
+// rows; while Postgres is down the looks back off too;
 // several workers may run it at once (a fact is claimed by one batch only: fact_claims, keyed by
 // the outbox seq). Each batch is its own (one table's refused rows are dead-lettered without
 // holding the others back).
@@ -28,8 +29,16 @@ export function startFactWriter(deps: Deps, opts: FactWriterOptions = {}): FactW
   // pause only delays the drain once ClickHouse or Postgres is back.
   const maxBackoffMs = opts.maxBackoffMs ?? 5_000;
   let stopped = false;
-  let failures = 0;
-  /** When each table is next due (ms); a full batch keeps its table due at once. */
+  /** Failed flushes of each table since its last flush that worked. */
+  const failures = new Map<string, number>(FACT_TABLES.map((t) => [t, 0]));
+  /** When each table's last flush failed (ms). */
+  const failedAt = new Map<string, number>();
+  /** Failed looks since the last that worked (Postgres away). */
+  let lookFailures = 0;
+  /**
+   * When each table is next due (ms); a full batch keeps its table due at once, a failed flush puts
+   * it off (backoff).
+   */
   const due = new Map<string, number>(FACT_TABLES.map((t) => [t, Date.now() + intervalMs]));
   /**
    * Batches in flight per table: a free lane prefers a due table fewer lanes are working on, then
@@ -47,7 +56,7 @@ export function startFactWriter(deps: Deps, opts: FactWriterOptions = {}): FactW
   let looking: Promise<void> | undefined;
   /** Batches whose flush failed while Postgres was away: marked for retry once it answers (flush-facts.ts). */
   const unreleased = new Set<string>();
-  /** While the last batch failed: no lane starts another before this (ms). */
+  /** After a failed look: no lane starts anything before this (ms). */
   let pausedUntil = 0;
   const sleepers = new Set<() => void>();
 
@@ -77,36 +86,60 @@ export function startFactWriter(deps: Deps, opts: FactWriterOptions = {}): FactW
     return best;
   };
 
-  /** A failed flush or look: every lane pauses, longer after each failed round. */
-  const failed = (table: string | undefined, err: unknown): void => {
-    // Lanes failing together (one outage) count once, so the backoff grows per retry round.
-    const now = Date.now();
-    if (now >= pausedUntil) {
-      failures += 1;
-    }
+  const backoff = (n: number) => Math.min(maxBackoffMs, intervalMs * 2 ** n);
+  const warn = (table: string | undefined, err: unknown, n: number) =>
     deps.log.warn(
-      { table, err: String(err), failures },
+      { table, err: String(err), failures: n },
       'fact writer: ClickHouse or Postgres unavailable; rows stay queued',
     );
-    pausedUntil = Math.max(pausedUntil, now + Math.min(maxBackoffMs, intervalMs * 2 ** failures));
+
+  /**
+   * A failed flush puts its table off, longer after each failed round; the other tables go on. One
+   * table's batch that keeps failing (ClickHouse refusing that table only) paused every lane each
+   * time, and the whole writer crawled; in an outage every table with rows fails on its own turn.
+   */
+  const failedFlush = (table: string, err: unknown, startedAt: number): void => {
+    // Lanes failing together on one table count once, so the backoff grows per retry round.
+    const now = Date.now();
+    const n = (failures.get(table) ?? 0) + ((failedAt.get(table) ?? 0) < startedAt ? 1 : 0);
+    failures.set(table, n);
+    failedAt.set(table, now);
+    warn(table, err, n);
+    due.set(table, Math.max(due.get(table) ?? 0, now + backoff(n)));
+  };
+
+  /** A failed look (Postgres away): every lane pauses, longer after each failed look. */
+  const failedLook = (err: unknown): void => {
+    const now = Date.now();
+    if (now >= pausedUntil) {
+      lookFailures += 1;
+    }
+    warn(undefined, err, lookFailures);
+    pausedUntil = Math.max(pausedUntil, now + backoff(lookFailures));
   };
 
   const flushTable = async (table: string): Promise<void> => {
     busy.set(table, (busy.get(table) ?? 0) + 1);
+    const startedAt = Date.now();
     try {
       const r = await flushFactBatch(deps, table, { ...opts, unreleased });
-      failures = 0;
+      // Only a batch that reached ClickHouse says the table works: a flush that found nothing (the
+      // other lane held the batch) reset the backoff, and a failing table was retried every round.
+      if (r.inserted + r.deadLettered + r.alreadyStored > 0) {
+        failures.set(table, 0);
+      }
       if (r.deadLettered > 0) {
         deps.log.error({ table, count: r.deadLettered }, 'facts refused by ClickHouse were dead-lettered');
       }
       if (r.inserted + r.deadLettered + r.alreadyStored < FLUSH_BATCH_ROWS) {
-        due.set(table, Date.now() + intervalMs);
+        // Not sooner than the other lane's failure on this table put it off.
+        due.set(table, Math.max(due.get(table) ?? 0, Date.now() + intervalMs));
         drained.add(table);
       } else {
         drained.delete(table);
       }
     } catch (err) {
-      failed(table, err);
+      failedFlush(table, err, startedAt);
     } finally {
       busy.set(table, (busy.get(table) ?? 1) - 1);
     }
@@ -117,8 +150,8 @@ export function startFactWriter(deps: Deps, opts: FactWriterOptions = {}): FactW
     looking ??= (async () => {
       const tables = FACT_TABLES.filter((t) => drained.has(t) && (due.get(t) ?? 0) <= now);
       try {
-        // failures is reset by a flush only: a look that works says nothing of ClickHouse.
         const withWork = await tablesToFlush(deps, tables, opts);
+        lookFailures = 0;
         for (const t of tables) {
           if (withWork.has(t)) {
             drained.delete(t);
@@ -127,7 +160,7 @@ export function startFactWriter(deps: Deps, opts: FactWriterOptions = {}): FactW
           }
         }
       } catch (err) {
-        failed(undefined, err);
+        failedLook(err);
       }
     })().finally(() => {
       looking = undefined;
