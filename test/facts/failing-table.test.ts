@@ -49,9 +49,9 @@ describe('fact writer with one failing table', () => {
     });
     expect(spend.statusCode).toBe(200);
     const { client, failures } = failingFor(deps.ch, 'spend');
-    // Spend is put off 200 ms after its first failed round, then 400 and 800 ms: the fourth round
-    // comes 1.4 s after the first and puts spend off for 1.6 s, which must not hold the clicks.
-    const writer = startFactWriter({ ...deps, ch: client }, { intervalMs: 100, maxBackoffMs: 60_000 });
+    // Spend is put off 400 ms after its first failed round, then 800 and 1,600 ms: the fourth round
+    // comes 2.8 s after the first and puts spend off for 3.2 s, which must not hold the clicks.
+    const writer = startFactWriter({ ...deps, ch: client }, { intervalMs: 200, maxBackoffMs: 60_000 });
     try {
       await until('four failed rounds of spend', () => rounds(failures.at).length >= 4, 20_000);
       for (let i = 0; i < 3; i++) {
@@ -60,14 +60,14 @@ describe('fact writer with one failing table', () => {
       await until(
         'the clicks reached ClickHouse',
         async () => (await chCounts(deps, 'clicks', p.project.id)).rows === 3,
-        1500,
+        3000,
       );
     } finally {
       await writer.stop();
     }
 
     const [first, , , fourth] = rounds(failures.at);
-    expect((fourth ?? 0) - (first ?? 0)).toBeGreaterThanOrEqual(1_300);
+    expect((fourth ?? 0) - (first ?? 0)).toBeGreaterThanOrEqual(2_600);
     expect(await outboxRows(deps, p.project.id)).toEqual({ spend: 1 });
     expect((await chCounts(deps, 'spend', p.project.id)).rows).toBe(0);
   });
