@@ -131,7 +131,8 @@ export function startFactWriter(deps: Deps, opts: FactWriterOptions = {}): FactW
       if (r.deadLettered > 0) {
         deps.log.error({ table, count: r.deadLettered }, 'facts refused by ClickHouse were dead-lettered');
       }
-      if (r.inserted + r.deadLettered + r.alreadyStored < FLUSH_BATCH_ROWS) {
+      // A batch the byte cap stopped is full too: rows of 64 KiB (270 a batch) went once a second.
+      if (r.inserted + r.deadLettered + r.alreadyStored < FLUSH_BATCH_ROWS && !r.bytesFull) {
         // Not sooner than the other lane's failure on this table put it off.
         due.set(table, Math.max(due.get(table) ?? 0, Date.now() + intervalMs));
         drained.add(table);

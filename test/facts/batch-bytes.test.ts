@@ -4,11 +4,15 @@
 // rows (same database, running alongside) out of these claims.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { startFactWriter } from '../../jobs/fact-writer.ts';
 import { flushFactBatch } from '../../src/domain/facts/flush-facts.ts';
+import { newTimeId } from '../../src/lib/ids.ts';
 import { claimRows, insertOutboxRows, readBatch } from '../../src/store/postgres/fact-outbox.ts';
+import { campaignWithListings, clickLink, randomIp } from '../support/client.ts';
+import { chCounts, until } from '../support/fact-counts.ts';
 import { chJson, newProject, useHarness } from '../support/harness.ts';
 
-const h = useHarness();
+const h = useHarness({ env: { RATE_LIMITS_ENABLED: 'false' } });
 const PAD = 'x'.repeat(5000);
 
 /** n rows of one size in a table of their own; answers the table, the fact ids and a row's bytes. */
@@ -66,5 +70,41 @@ describe('batch bytes', () => {
       { p: projectId },
     );
     expect(stored).toEqual({ rows: String(ids.length), unique: String(ids.length) });
+  });
+
+  it('when large rows wait, then the writer takes batch after batch without waiting a round between them', async () => {
+    // Arrange: one real click as a template, and 40 more of ~5 KB each (a long referrer)
+    const { deps } = h();
+    const p = await newProject(deps);
+    const campaign = await campaignWithListings(deps, p);
+    await clickLink(h(), campaign, { ip: randomIp() });
+    const [first] = await deps.sql<{ row: Record<string, unknown> }[]>`
+      SELECT row FROM fact_outbox WHERE project_id = ${p.project.id} AND fact_table = 'clicks'`;
+    const ids = Array.from({ length: 40 }, () => newTimeId());
+    await insertOutboxRows(
+      deps.sql,
+      ids.map((id) => ({
+        table: 'clicks',
+        factId: id,
+        projectId: p.project.id,
+        row: { ...first?.row, click_id: id, referrer: PAD },
+      })),
+    );
+    // Act: batches of about 4 rows (11 in all), a drained table looked at once a second
+    const started = Date.now();
+    const writer = startFactWriter(deps, { intervalMs: 1000, maxBatchBytes: 4 * (PAD.length + 500) });
+    try {
+      await until(
+        'the 41 clicks reached ClickHouse',
+        async () => (await chCounts(deps, 'clicks', p.project.id)).rows === 41,
+        20_000,
+      );
+    } finally {
+      await writer.stop();
+    }
+
+    // Assert: the first look comes after a second; a round between batches would take 11 s more
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(await chCounts(deps, 'clicks', p.project.id)).toEqual({ rows: 41, unique: 41 });
   });
 });

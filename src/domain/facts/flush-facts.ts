@@ -64,6 +64,8 @@ export type FlushResult = {
   /** Rows of a retried batch that ClickHouse already held (not inserted again). */
   alreadyStored: number;
   waiting: number;
+  /** The batch held FLUSH_BATCH_BYTES or more: its claim stopped there, more rows may be due now. */
+  bytesFull: boolean;
 };
 type FlushDeps = Pick<Deps, 'sql' | 'ch' | 'log' | 'now'>;
 type Failed = { row: ClaimedRow; reason: string };
@@ -157,6 +159,7 @@ const nothingMoved = (table: string): FlushResult => ({
   deadLettered: 0,
   alreadyStored: 0,
   waiting: 0,
+  bytesFull: false,
 });
 
 /** Marks the batches a failed flush could not mark for retry; throws while Postgres is still away. */
@@ -230,6 +233,8 @@ async function flushClaimed(
     deadLettered: failed.length,
     alreadyStored,
     waiting: wait.length,
+    bytesFull:
+      batch.rows.reduce((n, r) => n + Buffer.byteLength(r.json), 0) >= (opts.maxBatchBytes ?? FLUSH_BATCH_BYTES),
   };
 }
 
