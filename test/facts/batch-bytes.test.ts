@@ -5,7 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { startFactWriter } from '../../jobs/fact-writer.ts';
-import { flushFactBatch } from '../../src/domain/facts/flush-facts.ts';
+import { FLUSH_BATCH_BYTES, flushAllFacts, flushFactBatch } from '../../src/domain/facts/flush-facts.ts';
+import { replayDeadLetters } from '../../src/domain/facts/replay-dead-letters.ts';
 import { newTimeId } from '../../src/lib/ids.ts';
 import { claimRows, insertOutboxRows, readBatch } from '../../src/store/postgres/fact-outbox.ts';
 import { campaignWithListings, clickLink, randomIp } from '../support/client.ts';
@@ -106,5 +107,47 @@ describe('batch bytes', () => {
     // Assert: the first look comes after a second; a round between batches would take 11 s more
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(await chCounts(deps, 'clicks', p.project.id)).toEqual({ rows: 41, unique: 41 });
+  });
+
+  it('when dead letters hold more bytes than a batch may, then a replay writes them as several retry batches under the cap and each lands once', async () => {
+    // Arrange: 300 dead-lettered clicks of ~60 KB (18 MB) of one project
+    const { deps } = h();
+    const p = await newProject(deps);
+    const campaign = await campaignWithListings(deps, p);
+    await clickLink(h(), campaign, { ip: randomIp() });
+    await flushAllFacts(deps, ['clicks']);
+    const [base] = await chJson<Record<string, unknown>>(
+      deps.ch,
+      'SELECT * FROM clicks WHERE project_id = {p:String}',
+      {
+        p: p.project.id,
+      },
+    );
+    const referrer = 'r'.repeat(60_000);
+    const letters = Array.from({ length: 300 }, () => {
+      const id = newTimeId();
+      return { ...base, click_id: id, referrer, ts: '2026-11-27 10:00:00.000', day: '2026-11-27' };
+    });
+    for (const l of letters) {
+      await deps.sql`INSERT INTO fact_dead_letters (fact_table, fact_id, project_id, row, reason)
+        VALUES ('clicks', ${String(l.click_id)}, ${p.project.id}, ${deps.sql.json(l as never)}, 'test')`;
+    }
+
+    // Act
+    await replayDeadLetters(deps, { table: 'clicks' });
+    const batches = await deps.sql<{ rows: number; bytes: number }[]>`
+      SELECT count(*)::int AS rows, sum(o.bytes)::int AS bytes
+      FROM fact_outbox o JOIN fact_claims c ON c.seq = o.seq
+      WHERE o.project_id = ${p.project.id} GROUP BY c.batch_id ORDER BY rows DESC`;
+    await flushAllFacts(deps, ['clicks']);
+
+    // Assert: two batches, the first stopped by the cap, none past the cap by more than one row
+    expect(batches).toHaveLength(2);
+    expect(batches.reduce((n, b) => n + b.rows, 0)).toBe(300);
+    expect(batches[0]?.bytes).toBeGreaterThanOrEqual(FLUSH_BATCH_BYTES);
+    for (const b of batches) {
+      expect(b.bytes).toBeLessThan(FLUSH_BATCH_BYTES + 62_000);
+    }
+    expect(await chCounts(deps, 'clicks', p.project.id)).toEqual({ rows: 301, unique: 301 });
   });
 });

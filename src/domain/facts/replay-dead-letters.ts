@@ -18,10 +18,34 @@ import { insertRetryBatch } from '../../store/postgres/fact-outbox.ts';
 import { asSql } from '../../store/postgres/pool.ts';
 import { InputError } from '../projects/input-error.ts';
 import { optionalFactTable, positiveIntFlag } from './fact-flags.ts';
-import { FLUSH_BATCH_ROWS } from './flush-facts.ts';
+import { FLUSH_BATCH_BYTES, FLUSH_BATCH_ROWS } from './flush-facts.ts';
 import { FACT_TABLES } from './tables.ts';
 
 export type ReplayResult = { replayed: number; batches: number; byTable: Record<string, number> };
+
+/**
+ * The dead letters in runs of at most FLUSH_BATCH_BYTES of row JSON (at least one each), a retry
+ * batch per run, as the writer's own claims are: 10,000 large rows in one retry batch made a batch
+ * no insert could take (flush-facts.ts).
+ */
+function inRuns(list: DeadLetter[]): DeadLetter[][] {
+  const runs: DeadLetter[][] = [];
+  let run: DeadLetter[] = [];
+  let bytes = 0;
+  for (const d of list) {
+    if (run.length > 0 && bytes >= FLUSH_BATCH_BYTES) {
+      runs.push(run);
+      run = [];
+      bytes = 0;
+    }
+    run.push(d);
+    bytes += Buffer.byteLength(JSON.stringify(d.row));
+  }
+  if (run.length > 0) {
+    runs.push(run);
+  }
+  return runs;
+}
 
 async function replayChunk(deps: PgDeps, filter: Parameters<typeof lockDeadLettersForReplay>[1]) {
   return deps.sql.begin(async (txh) => {
@@ -31,18 +55,22 @@ async function replayChunk(deps: PgDeps, filter: Parameters<typeof lockDeadLette
     for (const r of rows) {
       byTable.set(r.table, [...(byTable.get(r.table) ?? []), r]);
     }
+    let batches = 0;
     for (const [table, list] of byTable) {
-      await insertRetryBatch(
-        tx,
-        table,
-        list.map((d) => ({ table, factId: d.factId, projectId: d.projectId, row: d.row })),
-      );
+      for (const run of inRuns(list)) {
+        await insertRetryBatch(
+          tx,
+          table,
+          run.map((d) => ({ table, factId: d.factId, projectId: d.projectId, row: d.row })),
+        );
+        batches += 1;
+      }
     }
     await markReplayed(
       tx,
       rows.map((r) => r.id),
     );
-    return { rows, batches: byTable.size };
+    return { rows, batches };
   });
 }
 
