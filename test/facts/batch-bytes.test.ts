@@ -1,7 +1,9 @@
 // A batch's size in bytes (migration 0020, FLUSH_BATCH_BYTES): a claim stops once the rows it took
 // hold the byte cap, so large rows (client bodies may be 64 KiB) go to ClickHouse in smaller
-// batches instead of one that no insert can take. A table name of its own keeps the other tests'
-// rows (same database, running alongside) out of these claims.
+// batches instead of one that no insert can take; the writer takes such batches one after another,
+// and a dead-letter replay writes its retry batches under the same cap. The first two tests use a
+// table name of their own, the others count one project's clicks only, so the other tests' rows
+// (same database, running alongside) change nothing here.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { startFactWriter } from '../../jobs/fact-writer.ts';
