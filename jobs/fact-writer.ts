@@ -131,13 +131,20 @@ export function startFactWriter(deps: Deps, opts: FactWriterOptions = {}): FactW
       if (r.deadLettered > 0) {
         deps.log.error({ table, count: r.deadLettered }, 'facts refused by ClickHouse were dead-lettered');
       }
-      // A batch the byte cap stopped is full too: rows of 64 KiB (270 a batch) went once a second.
-      if (r.inserted + r.deadLettered + r.alreadyStored < FLUSH_BATCH_ROWS && !r.bytesFull) {
+      const moved = r.inserted + r.deadLettered + r.alreadyStored;
+      if (moved >= FLUSH_BATCH_ROWS || r.bytesFull) {
+        // Full (a batch the byte cap stopped is full too): the table goes again at once, even if the
+        // other lane's empty flush had just put it off a round.
+        drained.delete(table);
+        due.set(table, Date.now());
+      } else if (moved + r.waiting === 0 && (busy.get(table) ?? 0) > 1) {
+        // Nothing claimed while the other lane works on this table: its claim took the rows this
+        // one reached for first, and its result says whether more are left. Marking the table
+        // drained here put batches of large rows a second apart (test/facts/batch-bytes.test.ts).
+      } else {
         // Not sooner than the other lane's failure on this table put it off.
         due.set(table, Math.max(due.get(table) ?? 0, Date.now() + intervalMs));
         drained.add(table);
-      } else {
-        drained.delete(table);
       }
     } catch (err) {
       failedFlush(table, err, startedAt);

@@ -29,19 +29,27 @@ export const FACT_COMMANDS: CommandSpec[] = [
           table: t.table,
           rows: t.rows,
           claimed: t.claimed,
+          bytes: t.bytes,
           oldest_age_seconds: t.oldestAgeSeconds,
         })),
         total_rows: s.totalRows,
+        total_bytes: s.totalBytes,
         oldest_age_seconds: s.oldestAgeSeconds,
         backlog_max_rows: s.backlogMaxRows,
         over_cap: s.overCap,
         dead_letters: s.deadLetters,
       };
       const text = [
-        `outbox: ${s.totalRows} row(s) waiting (cap ${s.backlogMaxRows}${s.overCap ? ', OVER CAP: ingest answers 503' : ''}), oldest ${s.oldestAgeSeconds}s`,
+        `outbox: ${s.totalRows} row(s) waiting, ${s.totalBytes} bytes (cap ${s.backlogMaxRows} rows${s.overCap ? ', OVER CAP: ingest answers 503' : ''}), oldest ${s.oldestAgeSeconds}s`,
         table(
-          ['table', 'rows', 'claimed', 'oldest_age_s'],
-          s.outbox.map((t) => [t.table, String(t.rows), String(t.claimed), String(t.oldestAgeSeconds)]),
+          ['table', 'rows', 'claimed', 'bytes', 'oldest_age_s'],
+          s.outbox.map((t) => [
+            t.table,
+            String(t.rows),
+            String(t.claimed),
+            String(t.bytes),
+            String(t.oldestAgeSeconds),
+          ]),
         ),
         'dead letters:',
         table(

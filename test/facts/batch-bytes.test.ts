@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { startFactWriter } from '../../jobs/fact-writer.ts';
 import { FLUSH_BATCH_BYTES, flushAllFacts, flushFactBatch } from '../../src/domain/facts/flush-facts.ts';
+import { readFactStatus } from '../../src/domain/facts/read-fact-status.ts';
 import { replayDeadLetters } from '../../src/domain/facts/replay-dead-letters.ts';
 import { newTimeId } from '../../src/lib/ids.ts';
 import { claimRows, insertOutboxRows, readBatch } from '../../src/store/postgres/fact-outbox.ts';
@@ -48,6 +49,17 @@ describe('batch bytes', () => {
     expect(four).toEqual(ids.slice(0, 4));
     expect(one).toEqual(ids.slice(4, 5));
     expect(rest).toEqual(ids.slice(5));
+  });
+
+  it('when rows wait, then facts status gives their bytes per table, claimed or not', async () => {
+    const { table, bytes } = await bigRows(12);
+    await claimed(table, 5);
+
+    const status = await readFactStatus(h().deps);
+
+    expect(status.outbox.find((t) => t.table === table)).toMatchObject({ rows: 12, claimed: 5, bytes: 12 * bytes });
+    expect(status.totalBytes).toBeGreaterThanOrEqual(12 * bytes);
+    await h().deps.sql`DELETE FROM fact_outbox WHERE fact_table = ${table}`;
   });
 
   it('when the outbox holds more bytes than a batch may, then the writer moves them in batches under the cap and each row lands once', async () => {

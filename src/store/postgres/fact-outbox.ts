@@ -312,14 +312,28 @@ export async function outboxExceeds(sql: Sql, cap: number): Promise<boolean> {
   return (c?.n ?? 0) > cap;
 }
 
-export type OutboxTableStatus = { table: string; rows: number; claimed: number; oldestCreatedAt: Date };
+export type OutboxTableStatus = {
+  table: string;
+  rows: number;
+  claimed: number;
+  /** Bytes of the rows' JSON (rows written before Postgres migration 0020 count as 0). */
+  bytes: number;
+  oldestCreatedAt: Date;
+};
 
-/** Rows waiting per table (exact; for operators), how many are claimed, and the oldest row's age. */
+/** Rows waiting per table (exact; for operators), how many are claimed, their bytes, and the oldest row's age. */
 export async function outboxStatus(sql: Sql): Promise<OutboxTableStatus[]> {
-  const rows = await sql<{ fact_table: string; n: number; claimed: number; oldest: Date }[]>`
-    SELECT o.fact_table, count(*)::int AS n, count(c.seq)::int AS claimed, min(o.created_at) AS oldest
+  const rows = await sql<{ fact_table: string; n: number; claimed: number; bytes: string; oldest: Date }[]>`
+    SELECT o.fact_table, count(*)::int AS n, count(c.seq)::int AS claimed,
+      coalesce(sum(o.bytes), 0)::text AS bytes, min(o.created_at) AS oldest
     FROM fact_outbox o LEFT JOIN fact_claims c ON c.seq = o.seq GROUP BY o.fact_table ORDER BY o.fact_table`;
-  return rows.map((r) => ({ table: r.fact_table, rows: r.n, claimed: r.claimed, oldestCreatedAt: r.oldest }));
+  return rows.map((r) => ({
+    table: r.fact_table,
+    rows: r.n,
+    claimed: r.claimed,
+    bytes: Number(r.bytes),
+    oldestCreatedAt: r.oldest,
+  }));
 }
 
 /** A fact still waiting in the outbox, by id (read-your-writes before it reaches ClickHouse). */
