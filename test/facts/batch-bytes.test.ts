@@ -6,14 +6,13 @@
 // (same database, running alongside) change nothing here.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { startFactWriter } from '../../jobs/fact-writer.ts';
 import { FLUSH_BATCH_BYTES, flushAllFacts, flushFactBatch } from '../../src/domain/facts/flush-facts.ts';
 import { readFactStatus } from '../../src/domain/facts/read-fact-status.ts';
 import { replayDeadLetters } from '../../src/domain/facts/replay-dead-letters.ts';
 import { newTimeId } from '../../src/lib/ids.ts';
 import { claimRows, insertOutboxRows, readBatch } from '../../src/store/postgres/fact-outbox.ts';
 import { campaignWithListings, clickLink, randomIp } from '../support/client.ts';
-import { chCounts, until } from '../support/fact-counts.ts';
+import { chCounts, until, whileWriting } from '../support/fact-counts.ts';
 import { chJson, newProject, useHarness } from '../support/harness.ts';
 
 const h = useHarness({ env: { RATE_LIMITS_ENABLED: 'false' } });
@@ -107,16 +106,13 @@ describe('batch bytes', () => {
     );
     // Act: batches of about 4 rows (11 in all), a drained table looked at once a second
     const started = Date.now();
-    const writer = startFactWriter(deps, { intervalMs: 1000, maxBatchBytes: 4 * (PAD.length + 500) });
-    try {
-      await until(
+    await whileWriting(deps, { intervalMs: 1000, maxBatchBytes: 4 * (PAD.length + 500) }, () =>
+      until(
         'the 41 clicks reached ClickHouse',
         async () => (await chCounts(deps, 'clicks', p.project.id)).rows === 41,
         20_000,
-      );
-    } finally {
-      await writer.stop();
-    }
+      ),
+    );
 
     // Assert: the first look comes after a second; a round between batches would take 11 s more
     expect(Date.now() - started).toBeLessThan(5_000);

@@ -4,13 +4,12 @@
 // the raw table nor in the tables its materialized views feed (clicks → clicks_by_key, clicks_by_ip).
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { startFactWriter } from '../../jobs/fact-writer.ts';
 import { runCli } from '../../src/cli/main.ts';
 import { flushAllFacts, flushFactBatch } from '../../src/domain/facts/flush-facts.ts';
 import { FACT_TABLES } from '../../src/domain/facts/tables.ts';
 import { insertFactRows } from '../../src/store/clickhouse/facts.ts';
 import { attribute, campaignWithListings, clickLink, init, randomIp } from '../support/client.ts';
-import { chCounts, outboxRows, until } from '../support/fact-counts.ts';
+import { chCounts, outboxRows, until, whileWriting } from '../support/fact-counts.ts';
 import { faultyClickHouse } from '../support/faulty-clickhouse.ts';
 import { newProject, testEnv, useHarness } from '../support/harness.ts';
 
@@ -42,8 +41,7 @@ describe('ClickHouse down', () => {
     const { p, campaign } = await clicks(0);
     const faulty = faultyClickHouse(deps.ch);
     faulty.set('down');
-    const writer = startFactWriter({ ...deps, ch: faulty.client }, { intervalMs: 20, maxBackoffMs: 100 });
-    try {
+    await whileWriting({ ...deps, ch: faulty.client }, { intervalMs: 20, maxBackoffMs: 100 }, async () => {
       for (let i = 0; i < 12; i++) {
         await clickLink(h(), campaign, { ip: randomIp() }); // throws unless 302
       }
@@ -83,9 +81,7 @@ describe('ClickHouse down', () => {
       expect(await chCounts(deps, 'install_events', p.project.id)).toEqual({ rows: 5, unique: 5 });
       expect(await chCounts(deps, 'attributions', p.project.id)).toEqual({ rows: 5, unique: 5 });
       expect((await clickTables(p.project.id)).clicks_by_key).toBe(12);
-    } finally {
-      await writer.stop();
-    }
+    });
   });
 
   it('when inserts hang past the deadline, then the batch stays queued and goes in once ClickHouse answers', async () => {

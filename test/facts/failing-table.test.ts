@@ -2,10 +2,9 @@
 // alone) holds back that table only: the writer backs off from it, keeps its rows, and goes on
 // writing the other tables.
 import { describe, expect, it } from 'vitest';
-import { startFactWriter } from '../../jobs/fact-writer.ts';
 import type { ClickHouseClient } from '../../src/store/clickhouse/client.ts';
 import { campaignWithListings, clickLink, randomIp } from '../support/client.ts';
-import { chCounts, outboxRows, until } from '../support/fact-counts.ts';
+import { chCounts, outboxRows, until, whileWriting } from '../support/fact-counts.ts';
 import * as f from '../support/factories.ts';
 import { newProject, useHarness } from '../support/harness.ts';
 
@@ -51,8 +50,7 @@ describe('fact writer with one failing table', () => {
     const { client, failures } = failingFor(deps.ch, 'spend');
     // Spend is put off 400 ms after its first failed round, then 800 and 1,600 ms: the fourth round
     // comes 2.8 s after the first and puts spend off for 3.2 s, which must not hold the clicks.
-    const writer = startFactWriter({ ...deps, ch: client }, { intervalMs: 200, maxBackoffMs: 60_000 });
-    try {
+    await whileWriting({ ...deps, ch: client }, { intervalMs: 200, maxBackoffMs: 60_000 }, async () => {
       await until('four failed rounds of spend', () => rounds(failures.at).length >= 4, 20_000);
       for (let i = 0; i < 3; i++) {
         await clickLink(h(), campaign, { ip: randomIp() });
@@ -62,9 +60,7 @@ describe('fact writer with one failing table', () => {
         async () => (await chCounts(deps, 'clicks', p.project.id)).rows === 3,
         3000,
       );
-    } finally {
-      await writer.stop();
-    }
+    });
 
     const [first, , , fourth] = rounds(failures.at);
     expect((fourth ?? 0) - (first ?? 0)).toBeGreaterThanOrEqual(2_600);

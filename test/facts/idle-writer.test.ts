@@ -2,12 +2,11 @@
 // in one statement a round, instead of a claim per table (each claim opens a transaction and draws
 // a batch id from fact_batch_seq). What is appended or left behind is still moved.
 import { beforeEach, describe, expect, it } from 'vitest';
-import { type FactWriterOptions, startFactWriter } from '../../jobs/fact-writer.ts';
 import { flushAllFacts } from '../../src/domain/facts/flush-facts.ts';
 import { FACT_TABLES } from '../../src/domain/facts/tables.ts';
 import { claimRows } from '../../src/store/postgres/fact-outbox.ts';
 import { campaignWithListings, clickLink, randomIp } from '../support/client.ts';
-import { chCounts, outboxRows, until } from '../support/fact-counts.ts';
+import { chCounts, outboxRows, until, whileWriting } from '../support/fact-counts.ts';
 import { newProject, useHarness } from '../support/harness.ts';
 
 const h = useHarness({ env: { RATE_LIMITS_ENABLED: 'false' } });
@@ -15,16 +14,6 @@ const h = useHarness({ env: { RATE_LIMITS_ENABLED: 'false' } });
 async function batchIdsDrawn(): Promise<number> {
   const [row] = await h().deps.sql<{ n: string }[]>`SELECT last_value::text AS n FROM fact_batch_seq`;
   return Number(row?.n);
-}
-
-/** Runs `body` while a fact writer with `opts` runs, and stops the writer after it. */
-async function whileWriting(opts: FactWriterOptions, body: () => Promise<void>): Promise<void> {
-  const writer = startFactWriter(h().deps, opts);
-  try {
-    await body();
-  } finally {
-    await writer.stop();
-  }
 }
 
 describe('fact writer with nothing due', () => {
@@ -35,7 +24,7 @@ describe('fact writer with nothing due', () => {
   it('when the outbox holds nothing, then the writer keeps looking without claiming batches', async () => {
     const before = await batchIdsDrawn();
     // About 20 rounds over the 8 tables: one claim per table and round drew about 150 ids.
-    await whileWriting({ intervalMs: 20 }, () => new Promise((resolve) => setTimeout(resolve, 400)));
+    await whileWriting(h().deps, { intervalMs: 20 }, () => new Promise((resolve) => setTimeout(resolve, 400)));
 
     expect(await batchIdsDrawn()).toBe(before);
   });
@@ -44,7 +33,7 @@ describe('fact writer with nothing due', () => {
     const { deps } = h();
     const p = await newProject(deps);
     const campaign = await campaignWithListings(deps, p);
-    await whileWriting({ intervalMs: 20 }, async () => {
+    await whileWriting(h().deps, { intervalMs: 20 }, async () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
       for (let i = 0; i < 3; i++) {
         await clickLink(h(), campaign, { ip: randomIp() });
@@ -66,7 +55,7 @@ describe('fact writer with nothing due', () => {
     await clickLink(h(), campaign, { ip: randomIp() });
     const abandoned = await claimRows(deps.sql, 'clicks', 100);
     expect(abandoned).toBeDefined();
-    await whileWriting({ intervalMs: 20, staleClaimMs: 300 }, () =>
+    await whileWriting(h().deps, { intervalMs: 20, staleClaimMs: 300 }, () =>
       until(
         'the abandoned batch reached ClickHouse',
         async () => (await chCounts(deps, 'clicks', p.project.id)).rows === 1,

@@ -29,6 +29,16 @@ async function migrationsDir(files: Record<string, string>): Promise<string> {
   return dir;
 }
 
+/** The project's migrations split at `version`: a directory of those before it, and the names from it on. */
+async function splitAt(version: number): Promise<{ before: string; after: string[] }> {
+  const files = await listMigrationFiles(PG_MIGRATIONS, '.sql');
+  const before = await migrationsDir({});
+  for (const f of files.filter((m) => m.version < version)) {
+    await copyFile(f.file, path.join(before, f.name));
+  }
+  return { before, after: files.filter((m) => m.version >= version).map((m) => m.name) };
+}
+
 /** Runs fn with pools on a new, empty database on the test server, then drops that database. */
 async function withScratchDatabase(pools: number, fn: (sqls: Sql[]) => Promise<void>): Promise<void> {
   const adminUrl = inject('databaseUrl');
@@ -118,11 +128,7 @@ describe('migratePostgres', () => {
   });
 
   it('when 0017 runs over an outbox with a batch a writer had claimed, then the batch keeps its id as a stale claim and the other rows stay claimable', async () => {
-    const files = await listMigrationFiles(PG_MIGRATIONS, '.sql');
-    const before = await migrationsDir({});
-    for (const f of files.filter((m) => m.version < 17)) {
-      await copyFile(f.file, path.join(before, f.name));
-    }
+    const { before, after } = await splitAt(17);
     await withScratchDatabase(1, async ([sql]) => {
       const db = sql as Sql;
       await migratePostgres(db, before);
@@ -133,7 +139,7 @@ describe('migratePostgres', () => {
         ('clicks', 'ck_3', ${project}, '{"click_id":"ck_3"}', NULL, NULL)`;
       await db`SELECT setval('fact_batch_seq', 7)`;
 
-      expect(await migratePostgres(db, PG_MIGRATIONS)).toEqual(files.filter((m) => m.version >= 17).map((m) => m.name));
+      expect(await migratePostgres(db, PG_MIGRATIONS)).toEqual(after);
       const fresh = await readBatch(db, await claimRows(db, 'clicks', 10));
       const stale = await readBatch(db, await retakeStaleBatch(db, 'clicks', 0));
 
@@ -146,11 +152,7 @@ describe('migratePostgres', () => {
   });
 
   it('when 0018 runs over an outbox with pending, resting and claimed rows, then each keeps its row and state, and the writer reads them and new rows alike', async () => {
-    const files = await listMigrationFiles(PG_MIGRATIONS, '.sql');
-    const before = await migrationsDir({});
-    for (const f of files.filter((m) => m.version < 18)) {
-      await copyFile(f.file, path.join(before, f.name));
-    }
+    const { before, after } = await splitAt(18);
     await withScratchDatabase(1, async ([sql]) => {
       const db = sql as Sql;
       await migratePostgres(db, before);
@@ -169,7 +171,7 @@ describe('migratePostgres', () => {
           RETURNING 1)
         SELECT id::text FROM batch, (SELECT count(*) FROM claimed) AS n`;
 
-      expect(await migratePostgres(db, PG_MIGRATIONS)).toEqual(files.filter((m) => m.version >= 18).map((m) => m.name));
+      expect(await migratePostgres(db, PG_MIGRATIONS)).toEqual(after);
       await insertOutboxRows(db, [
         { table: 'events', factId: 'ev_3', projectId: project, row: row('ev_3'), enrichInstall: 'iid_3' },
         { table: 'events', factId: 'ev_4', projectId: project, row: row('ev_4'), resting: true },
@@ -193,11 +195,7 @@ describe('migratePostgres', () => {
   });
 
   it('when 0020 runs over an outbox with pending rows, then they count as 0 bytes and a capped claim takes them with the new rows up to the cap', async () => {
-    const files = await listMigrationFiles(PG_MIGRATIONS, '.sql');
-    const before = await migrationsDir({});
-    for (const f of files.filter((m) => m.version < 20)) {
-      await copyFile(f.file, path.join(before, f.name));
-    }
+    const { before, after } = await splitAt(20);
     await withScratchDatabase(1, async ([sql]) => {
       const db = sql as Sql;
       await migratePostgres(db, before);
@@ -207,7 +205,7 @@ describe('migratePostgres', () => {
       await db`INSERT INTO fact_outbox (fact_table, fact_id, project_id, row) VALUES
         ('clicks', 'ck_1', ${project}, '{"click_id":"ck_1"}'), ('clicks', 'ck_2', ${project}, '{"click_id":"ck_2"}')`;
 
-      expect(await migratePostgres(db, PG_MIGRATIONS)).toEqual(files.filter((m) => m.version >= 20).map((m) => m.name));
+      expect(await migratePostgres(db, PG_MIGRATIONS)).toEqual(after);
       await insertOutboxRows(db, rows('ck_3', 'ck_4'));
       const sizes = await db<{ fact_id: string; bytes: number | null }[]>`
         SELECT fact_id, bytes FROM fact_outbox ORDER BY seq`;

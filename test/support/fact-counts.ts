@@ -1,5 +1,7 @@
 // Readers shared by the fact pipeline tests (test/facts): ClickHouse counts per project (rows and
-// distinct fact ids, so dup = rows - unique), outbox rows per table, and a poller.
+// distinct fact ids, so dup = rows - unique), outbox rows per table, a poller, and a fact writer
+// running around a test's body.
+import { type FactWriterOptions, startFactWriter } from '../../jobs/fact-writer.ts';
 import type { Deps } from '../../src/deps.ts';
 import { FACT_ID_COLUMN, type FactTable } from '../../src/domain/facts/tables.ts';
 
@@ -37,5 +39,15 @@ export async function until(what: string, check: () => Promise<boolean> | boolea
       throw new Error(`timed out waiting until ${what}`);
     }
     await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** Runs `body` while a fact writer with `opts` runs on `deps`, and stops the writer after it. */
+export async function whileWriting(deps: Deps, opts: FactWriterOptions, body: () => Promise<void>): Promise<void> {
+  const writer = startFactWriter(deps, opts);
+  try {
+    await body();
+  } finally {
+    await writer.stop();
   }
 }
