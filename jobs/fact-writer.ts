@@ -123,15 +123,15 @@ export function startFactWriter(deps: Deps, opts: FactWriterOptions = {}): FactW
     const startedAt = Date.now();
     try {
       const r = await flushFactBatch(deps, table, { ...opts, unreleased });
+      const moved = r.inserted + r.deadLettered + r.alreadyStored;
       // Only a batch that reached ClickHouse says the table works: a flush that found nothing (the
       // other lane held the batch) reset the backoff, and a failing table was retried every round.
-      if (r.inserted + r.deadLettered + r.alreadyStored > 0) {
+      if (moved > 0) {
         failures.set(table, 0);
       }
       if (r.deadLettered > 0) {
         deps.log.error({ table, count: r.deadLettered }, 'facts refused by ClickHouse were dead-lettered');
       }
-      const moved = r.inserted + r.deadLettered + r.alreadyStored;
       if (moved >= FLUSH_BATCH_ROWS || r.bytesFull) {
         // Full (a batch the byte cap stopped is full too): the table goes again at once, even if the
         // other lane's empty flush had just put it off a round.

@@ -57,6 +57,8 @@ export type FlushOptions = {
    */
   unreleased?: Set<string>;
 };
+const maxBatchBytes = (opts: FlushOptions) => opts.maxBatchBytes ?? FLUSH_BATCH_BYTES;
+
 export type FlushResult = {
   table: string;
   inserted: number;
@@ -182,8 +184,7 @@ export function tablesToFlush(deps: Pick<FlushDeps, 'sql'>, tables: readonly str
 export async function flushFactBatch(deps: FlushDeps, table: string, opts: FlushOptions = {}): Promise<FlushResult> {
   await markUnreleased(deps, opts.unreleased);
   const staleId = await retakeStaleBatch(deps.sql, table, opts.staleClaimMs ?? STALE_CLAIM_MS);
-  const batchId =
-    staleId ?? (await claimRows(deps.sql, table, FLUSH_BATCH_ROWS, opts.maxBatchBytes ?? FLUSH_BATCH_BYTES));
+  const batchId = staleId ?? (await claimRows(deps.sql, table, FLUSH_BATCH_ROWS, maxBatchBytes(opts)));
   if (batchId === undefined) {
     return nothingMoved(table);
   }
@@ -233,8 +234,8 @@ async function flushClaimed(
     deadLettered: failed.length,
     alreadyStored,
     waiting: wait.length,
-    bytesFull:
-      batch.rows.reduce((n, r) => n + Buffer.byteLength(r.json), 0) >= (opts.maxBatchBytes ?? FLUSH_BATCH_BYTES),
+    // The sizes the outbox keeps, as the claim added them up.
+    bytesFull: batch.rows.reduce((n, r) => n + r.bytes, 0) >= maxBatchBytes(opts),
   };
 }
 

@@ -24,6 +24,8 @@ export type ClaimedRow = {
   projectId: string;
   /** The row as JSON text, as the outbox holds it (the writer sends it on without parsing it). */
   json: string;
+  /** Bytes of `json` as written (0 for rows written before migration 0020). */
+  bytes: number;
   enrichInstall: string | null;
   /** The row's ts and project_tz, read for rows to enrich only. */
   ts: string | null;
@@ -64,7 +66,8 @@ export async function insertOutboxRows(sql: Sql, rows: OutboxRow[]): Promise<voi
 
 /** A batch's rows (exported for the plan test in test/facts/claims.test.ts). */
 export const READ_BATCH_SQL = `
-  SELECT o.seq::text, o.fact_id, o.project_id, o.row::text AS json, o.enrich_install, o.created_at,
+  SELECT o.seq::text, o.fact_id, o.project_id, o.row::text AS json, coalesce(o.bytes, 0) AS bytes,
+    o.enrich_install, o.created_at,
     CASE WHEN o.enrich_install IS NOT NULL THEN o.row->>'ts' END AS ts,
     CASE WHEN o.enrich_install IS NOT NULL THEN o.row->>'project_tz' END AS tz
   FROM fact_claims c JOIN fact_outbox o ON o.seq = c.seq WHERE c.batch_id = $1`;
@@ -74,6 +77,7 @@ type Claimed = {
   fact_id: string;
   project_id: string;
   json: string;
+  bytes: number;
   enrich_install: string | null;
   ts: string | null;
   tz: string | null;
@@ -87,6 +91,7 @@ const toClaimed = (r: Claimed): ClaimedRow => ({
   factId: r.fact_id,
   projectId: r.project_id,
   json: r.json,
+  bytes: r.bytes,
   enrichInstall: r.enrich_install,
   ts: r.ts,
   tz: r.tz,
