@@ -37,9 +37,10 @@ export function startFactWriter(deps: Deps, opts: FactWriterOptions = {}): FactW
   let lookFailures = 0;
   /**
    * When each table is next due (ms); a full batch keeps its table due at once, a failed flush puts
-   * it off (backoff).
+   * it off (backoff). At start every table is due: a writer that starts looks at once, so a backlog
+   * left by a stopped process moves without waiting a round.
    */
-  const due = new Map<string, number>(FACT_TABLES.map((t) => [t, Date.now() + intervalMs]));
+  const due = new Map<string, number>(FACT_TABLES.map((t) => [t, Date.now()]));
   /**
    * Batches in flight per table: a free lane prefers a due table fewer lanes are working on, then
    * the one due longest (not the first in FACT_TABLES: drained tables, due again every second,

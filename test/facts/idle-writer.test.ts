@@ -48,6 +48,26 @@ describe('fact writer with nothing due', () => {
     expect((await chCounts(deps, 'clicks', p.project.id)).rows).toBe(3);
   });
 
+  it('when a writer starts with rows waiting, then it moves them without waiting a round', async () => {
+    const { deps } = h();
+    const p = await newProject(deps);
+    const campaign = await campaignWithListings(deps, p);
+    for (let i = 0; i < 3; i++) {
+      await clickLink(h(), campaign, { ip: randomIp() });
+    }
+    // A round of a minute: the rows a stopped process left must not wait for it (the writer made
+    // every table due one interval after its start).
+    await whileWriting(h().deps, { intervalMs: 60_000 }, () =>
+      until(
+        'the waiting clicks reached ClickHouse',
+        async () => (await chCounts(deps, 'clicks', p.project.id)).rows === 3,
+        10_000,
+      ),
+    );
+
+    expect(await outboxRows(deps, p.project.id)).toEqual({});
+  });
+
   it('when a batch was claimed by a writer that vanished, then an idle writer retakes it once it is stale', async () => {
     const { deps } = h();
     const p = await newProject(deps);
