@@ -18,7 +18,7 @@
 import { createHash } from 'node:crypto';
 import type { Deps } from '../../deps.ts';
 import { EncodedRow } from '../../store/clickhouse/encoded-row.ts';
-import { findPresentFactIds, insertFactRows, isRejection } from '../../store/clickhouse/facts.ts';
+import { findPresentFacts, insertFactRows, isRejection, presentKey } from '../../store/clickhouse/facts.ts';
 import {
   type ClaimedRow,
   claimRows,
@@ -102,12 +102,10 @@ async function dropStored(deps: FlushDeps, table: string, rows: ClaimedRow[], ms
   if (rows.length === 0 || !isFactTable(table)) {
     return rows;
   }
-  const projects = [...new Set(rows.map((r) => r.projectId))];
-  const ids = rows.map((r) => r.factId);
   const stored = await withDeadline(ms, (signal) =>
-    findPresentFactIds(deps.ch, table, FACT_ID_COLUMN[table], projects, ids, signal),
+    findPresentFacts(deps.ch, table, FACT_ID_COLUMN[table], rows, signal),
   );
-  return rows.filter((r) => !stored.has(r.factId));
+  return rows.filter((r) => !stored.has(presentKey(r.projectId, r.factId)));
 }
 
 /** Inserts the rows; on a refusal, row by row. Returns the refused rows; throws on an outage. */
@@ -143,7 +141,8 @@ async function insertBatch(
   for (const r of rows) {
     try {
       await withDeadline(ms, (signal) =>
-        insertFactRows(deps.ch, table, [new EncodedRow(r.json)], `${table}:f:${r.factId}`, signal),
+        // The project is part of the token: two projects' rows with one event_id are two facts.
+        insertFactRows(deps.ch, table, [new EncodedRow(r.json)], `${table}:f:${r.projectId}:${r.factId}`, signal),
       );
     } catch (err) {
       if (!isRejection(err)) {

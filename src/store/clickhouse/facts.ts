@@ -45,32 +45,41 @@ export function isRejection(err: unknown): boolean {
   return fromServer && typeof e?.type === 'string' && DATA_ERROR.test(e.type);
 }
 
+/** The key findPresentFacts answers with: a fact id is unique within its project only. */
+export const presentKey = (projectId: string, factId: string): string => `${projectId}/${factId}`;
+
 /**
- * The ids among `factIds` that `table` already holds (in `idColumn`), for batches that may have
- * landed before: a retried or replayed fact is then skipped instead of counted twice. Looked up in
- * chunks so the bound parameter stays small over HTTP.
+ * Which of `facts` `table` already holds (their id in `idColumn`), as presentKey(project, id), for
+ * batches that may have landed before: a retried or replayed fact is then skipped instead of counted
+ * twice. Matched per project: capture-event's fact id is the client's event_id, unique per project
+ * only, and a bare id set made a retried batch drop another project's event with the same id (it
+ * had answered "Event captured successfully"). Looked up in chunks so the bound parameter stays
+ * small over HTTP.
  */
-export async function findPresentFactIds(
+export async function findPresentFacts(
   ch: ClickHouseClient,
   table: string,
   idColumn: string,
-  projectIds: string[],
-  factIds: string[],
+  facts: readonly { projectId: string; factId: string }[],
   signal?: AbortSignal,
 ): Promise<Set<string>> {
   const present = new Set<string>();
   const CHUNK = 1000;
-  for (let i = 0; i < factIds.length; i += CHUNK) {
+  for (let i = 0; i < facts.length; i += CHUNK) {
+    const chunk = facts.slice(i, i + CHUNK);
     // Identifiers come from FACT_TABLES / FACT_ID_COLUMN (constants), values are bound.
     const rs = await ch.query({
-      query: `SELECT DISTINCT toString(${idColumn}) AS id FROM ${table}
+      query: `SELECT DISTINCT toString(project_id) AS p, toString(${idColumn}) AS id FROM ${table}
         WHERE project_id IN {projects:Array(String)} AND ${idColumn} IN {ids:Array(String)}`,
       format: 'JSONEachRow',
-      query_params: { projects: projectIds, ids: factIds.slice(i, i + CHUNK) },
+      query_params: {
+        projects: [...new Set(chunk.map((f) => f.projectId))],
+        ids: [...new Set(chunk.map((f) => f.factId))],
+      },
       abort_signal: signal,
     });
-    for (const r of await rs.json<{ id: string }>()) {
-      present.add(r.id);
+    for (const r of await rs.json<{ p: string; id: string }>()) {
+      present.add(presentKey(r.p, r.id));
     }
   }
   return present;
