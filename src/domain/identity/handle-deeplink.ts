@@ -10,7 +10,13 @@ import { enqueueAttributionOrHold } from '../../queue/enqueue.ts';
 import { findAttributionSettings } from '../../store/postgres/attribution-settings.ts';
 import { type CampaignRecord, findCampaignByDisplayId } from '../../store/postgres/campaigns.ts';
 import { insertOutboxRows } from '../../store/postgres/fact-outbox.ts';
-import { findInstall, type InstallRecord, saveReengagement, setInitLink } from '../../store/postgres/installs.ts';
+import {
+  findInstall,
+  type InstallRecord,
+  lockInstall,
+  saveReengagement,
+  setInitLink,
+} from '../../store/postgres/installs.ts';
 import { asSql, retryConflicts } from '../../store/postgres/pool.ts';
 import type { Project } from '../../store/postgres/projects.ts';
 import { decisionRow, type RecordedDecision } from '../attribution/attribute-install.ts';
@@ -47,34 +53,47 @@ function reengagement(c: CampaignRecord): RecordedDecision {
   };
 }
 
-async function reengage(deps: Pick<Deps, 'sql' | 'now'>, project: Project, install: InstallRecord, c: CampaignRecord) {
-  const now = deps.now();
+/** Whether opening campaign `c` now is a re-engagement of `install` (see the file header). */
+function reengages(install: InstallRecord, c: CampaignRecord, now: number, inactivityMs: number): boolean {
   const last = install.reengagedAt?.getTime() ?? 0;
   if (install.reengagementCampaignId === c.id && now - last < RETRY_WINDOW_MS) {
-    return;
+    return false;
   }
-  const cfg = attributionSettings(await findAttributionSettings(deps.sql, project.id));
   // Activity before this session: a cold start runs init just before reporting the deeplink, so
   // an init in the last few minutes belongs to this session and the open before it counts.
   const seen = install.lastSeenAt.getTime();
   const before = now - seen < SESSION_MS ? (install.previousSeenAt?.getTime() ?? install.createdAt.getTime()) : seen;
   const lastActive = Math.max(before, last);
-  if (cfg.reengagementInactivityMs > 0 && now - lastActive < cfg.reengagementInactivityMs) {
+  return !(inactivityMs > 0 && now - lastActive < inactivityMs);
+}
+
+async function reengage(deps: Pick<Deps, 'sql' | 'now'>, project: Project, install: InstallRecord, c: CampaignRecord) {
+  const now = deps.now();
+  const cfg = attributionSettings(await findAttributionSettings(deps.sql, project.id));
+  if (!reengages(install, c, now, cfg.reengagementInactivityMs)) {
     return;
   }
-  const id = `ad_${newTimeId()}`;
-  await deps.sql.begin(async (txh) => {
-    const tx = asSql(txh);
-    await saveReengagement(tx, project.id, install.installInstanceId, c.id);
-    await insertOutboxRows(tx, [
-      {
-        table: 'attributions',
-        factId: id,
-        projectId: project.id,
-        row: decisionRow(project, install, reengagement(c), id, now, now),
-      },
-    ]);
-  });
+  // Decided again on the locked row: the same link reported twice at once (an SDK retry racing
+  // the first request) passed the check above twice and recorded two re-engagements.
+  await retryConflicts(() =>
+    deps.sql.begin(async (txh) => {
+      const tx = asSql(txh);
+      const locked = await lockInstall(tx, project.id, install.installInstanceId);
+      if (!locked || !reengages(locked, c, now, cfg.reengagementInactivityMs)) {
+        return;
+      }
+      const id = `ad_${newTimeId()}`;
+      await saveReengagement(tx, project.id, install.installInstanceId, c.id);
+      await insertOutboxRows(tx, [
+        {
+          table: 'attributions',
+          factId: id,
+          projectId: project.id,
+          row: decisionRow(project, locked, reengagement(c), id, now, now),
+        },
+      ]);
+    }),
+  );
 }
 
 export async function handleDeeplink(

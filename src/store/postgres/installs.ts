@@ -148,6 +148,17 @@ export async function findInstall(
   return row ? toInstall(row) : undefined;
 }
 
+/** The install, locked until the transaction ends: a decision made on it is not raced by another. */
+export async function lockInstall(
+  tx: Sql,
+  projectId: string,
+  installInstanceId: string,
+): Promise<InstallRecord | undefined> {
+  const [row] = await tx<Row[]>`
+    SELECT * FROM installs WHERE project_id = ${projectId} AND install_instance_id = ${installInstanceId} FOR UPDATE`;
+  return row ? toInstall(row) : undefined;
+}
+
 /** Installs by (project, install id), in one statement; a key without an install is left out. */
 export async function findInstalls(
   sql: Sql,

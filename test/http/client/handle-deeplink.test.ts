@@ -2,7 +2,8 @@
 // apps route on the returned deeplink). One of the project's campaign links (service host or a
 // project domain, `/<id>` or `/?c=<id>`) returns the campaign's deeplink and: for an install still
 // pending, becomes its deterministic `link` signal (processing true); for a decided install, records
-// one `reengagement` decision, unless the same campaign was opened within 30 s (an SDK retry).
+// one `reengagement` decision, unless the same campaign was opened within 30 s (an SDK retry, also
+// one racing the first request: decided on the locked install row).
 // Any other URL is echoed back with is_linkrunner false.
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -138,6 +139,19 @@ describe('200', () => {
       attribution_method: 'organic',
       reengagement_campaign_id: campaign.id,
     });
+  });
+
+  it('when the same link is reported 5 times at once (a retry racing the first request), then one reengagement is recorded', async () => {
+    const { deps } = h();
+    const p = await newProject(deps);
+    const campaign = await campaignWithListings(deps, p);
+    const iid = await decidedInstall(p);
+    const url = `https://attr.test/?c=${campaign.displayId}`;
+
+    const all = await Promise.all(Array.from({ length: 5 }, () => deeplink(p, iid, url)));
+
+    expect(all.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 200]);
+    expect((await reengagements(p)).map((r) => r.campaign_id)).toEqual([campaign.id]);
   });
 
   it('when the same campaign is opened again after 30 s, then a second reengagement is recorded', async () => {
