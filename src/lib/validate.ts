@@ -18,6 +18,26 @@ export function isValidTimeZone(tz: string): boolean {
   }
 }
 
+/**
+ * Characters (Unicode code points) in `s`, what a limit "of at most N characters" counts. A
+ * string's length counts UTF-16 units, two for each emoji and other astral character: an event
+ * name of 128 emoji was refused as longer than 255 characters.
+ */
+export function charLength(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length - 1; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
+}
+
 export function isValidCurrency(code: string): boolean {
   return /^[A-Z]{3}$/.test(code) && currencies.has(code);
 }

@@ -2,6 +2,7 @@
 // IANA time zones (catalog 4c: Mars/Base, UTC+25, ../../etc/passwd), ISO currencies, host names.
 import { describe, expect, it } from 'vitest';
 import {
+  charLength,
   isSafeDeeplink,
   isSafeWebUrl,
   isValidCurrency,
@@ -190,5 +191,19 @@ describe('normalizeDomain', () => {
     ['empty', ''],
   ])('when the name has %s, then it is refused', (_why, input) => {
     expect(normalizeDomain(input)).toBeUndefined();
+  });
+});
+
+describe('charLength', () => {
+  it.each<[string, string, number]>([
+    ['ASCII', 'purchase', 8],
+    ['an emoji (two UTF-16 units)', '🛒', 1],
+    ['emoji and text', 'buy 🛒🛒', 6],
+    ['a lone high surrogate', '\ud83d', 1],
+    ['a lone low surrogate then a pair', '\ude00🛒', 2],
+    ['a high surrogate at the end', 'a\ud83d', 2],
+    ['empty', '', 0],
+  ])('when the string is %s, then it counts code points', (_case, s, n) => {
+    expect(charLength(s)).toBe(n);
   });
 });

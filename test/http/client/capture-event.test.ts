@@ -422,6 +422,20 @@ describe('400', () => {
     expect((await capture(p, iid, { event_name: 'x'.repeat(255) })).json()).toEqual(STORED);
   });
 
+  it('when event_name is 255 emoji (510 UTF-16 units), then it is accepted and stored as sent; 256 are refused', async () => {
+    // The limit counts characters: names of emoji were refused at half the stated length.
+    const { deps } = h();
+    const { p, iid } = await registered();
+    const name = '🛒'.repeat(255);
+
+    expect((await capture(p, iid, { event_name: name, event_id: 'cart-1' })).json()).toEqual(STORED);
+    expect((await capture(p, iid, { event_name: `${name}🛒` })).json()).toEqual(BAD_NAME);
+    expect((await capture(p, iid, { event_name: 'e', event_id: '🎉'.repeat(128) })).statusCode).toBe(200);
+    expect((await capture(p, iid, { event_name: 'e', event_id: '🎉'.repeat(129) })).json()).toEqual(BAD_EVENT_ID);
+    await flushFacts(h());
+    expect((await eventFacts(deps, p)).find((e) => e.event_id === 'cart-1')?.event_name).toBe(name);
+  });
+
   it('when install_instance_id is missing, then 400 with its text', async () => {
     const { p } = await registered();
     const res = await post(h(), 'capture-event', { token: p.token, event_name: 'e' });

@@ -181,6 +181,24 @@ describe('200', () => {
     });
     expect(await pgRows(p, 'user-waiting', iid)).toEqual({ users: 0, installs: 0, payments: 0, outbox: 0 });
   });
+
+  it.each([
+    ['256 characters', `u-${'a'.repeat(254)}`],
+    ['256 emoji', '🎉'.repeat(256)],
+  ])('when the user id is %s (the most trigger takes), then it is deleted', async (_case, userId) => {
+    // The router's path-parameter cap (200) answered 414 for these ids, which trigger accepts.
+    const p = await newProject(h().deps);
+    const iid = randomUUID();
+    expect((await init(h(), p.token, { install_instance_id: iid })).statusCode).toBe(202);
+    await attribute(h(), p, iid);
+    await signUp(h(), p, iid, userId);
+
+    const res = await del(userId, p.headers);
+
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.removed.postgres).toMatchObject({ app_users: 1, installs: 1 });
+    expect(await pgRows(p, userId, iid)).toEqual({ users: 0, installs: 0, payments: 0, outbox: 0 });
+  });
 });
 
 describe('404', () => {

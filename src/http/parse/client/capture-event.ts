@@ -2,6 +2,7 @@
 // event_data an object or null (iOS sends null; capped like device_data), the optional event_id
 // (idempotency key) and user_id (iOS 4.x). device_data and time_since_app_install are ignored.
 import type { CaptureEventInput } from '../../../domain/events/capture-event.ts';
+import { charLength } from '../../../lib/validate.ts';
 import { ApiError } from '../../errors.ts';
 import { MSG } from '../../messages.ts';
 import { asRecord } from '../common.ts';
@@ -13,7 +14,7 @@ const MAX_EVENT_ID = 128;
 
 function readEventName(v: unknown): string {
   const name = typeof v === 'string' ? storable(v) : '';
-  if (name.trim() === '' || name.length > MAX_EVENT_NAME) {
+  if (name.trim() === '' || charLength(name) > MAX_EVENT_NAME) {
     throw new ApiError(400, MSG.eventNameInvalid);
   }
   return name;

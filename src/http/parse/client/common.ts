@@ -1,6 +1,7 @@
 // Fields every client body shares, read tolerantly (real-clients.md §1, §8): install ids are
 // any non-empty string (iOS sends 20 characters, not a UUID; UUIDs are lower-cased so one install
 // never becomes two), platform may be missing or a legacy value, device_data is capped.
+import { charLength } from '../../../lib/validate.ts';
 import { ApiError } from '../../errors.ts';
 import { MSG } from '../../messages.ts';
 
@@ -18,7 +19,7 @@ export function storable(s: string): string {
 
 export function readInstallId(b: ClientBody): string {
   const v = b.install_instance_id;
-  const id = typeof v === 'string' && v.length <= 128 ? storable(v.trim()) : '';
+  const id = typeof v === 'string' && charLength(v) <= 128 ? storable(v.trim()) : '';
   if (id === '') {
     throw new ApiError(400, MSG.installIdRequired);
   }

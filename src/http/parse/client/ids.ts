@@ -2,6 +2,7 @@
 // surrogates are made storable); a number is its JSON text (RN stringifies numeric event ids
 // anyway); "" and null mean "no id" (RN and Android send "" for a missing payment_id, real-clients
 // §4.6/§4.7). Anything longer than the cap is refused rather than cut, so two ids never merge.
+import { charLength } from '../../../lib/validate.ts';
 import { ApiError } from '../../errors.ts';
 import { MSG } from '../../messages.ts';
 import { type ClientBody, storable } from './common.ts';
@@ -15,7 +16,7 @@ export function optionalId(b: ClientBody, key: string, max: number, message: str
   if (typeof v === 'number' && Number.isFinite(v)) {
     return String(v);
   }
-  if (typeof v !== 'string' || v.length > max) {
+  if (typeof v !== 'string' || charLength(v) > max) {
     throw new ApiError(400, message);
   }
   const id = storable(v);

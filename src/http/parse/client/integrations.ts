@@ -2,6 +2,7 @@
 // strings (in practice {clevertap_id}). Non-string values, over-long keys or values, or more than
 // 100 keys are refused (400), never cut or coerced.
 import { MAX_INTEGRATION_KEYS } from '../../../domain/identity/save-integrations.ts';
+import { charLength } from '../../../lib/validate.ts';
 import { ApiError } from '../../errors.ts';
 import { MSG } from '../../messages.ts';
 import { asRecord } from '../common.ts';
@@ -25,9 +26,9 @@ function readIntegrationInfo(v: unknown): Record<string, string> {
     if (
       key === '' ||
       key === '__proto__' ||
-      key.length > MAX_KEY ||
+      charLength(key) > MAX_KEY ||
       typeof value !== 'string' ||
-      value.length > MAX_VALUE
+      charLength(value) > MAX_VALUE
     ) {
       throw new ApiError(400, MSG.integrationInfoInvalid);
     }

@@ -2,6 +2,7 @@
 // name / email / phone (SHA-256 hex when the app hashes PII), the first-time flag and created-at
 // (inside user_data on real SDKs), third-party ids, and whatever else the app adds. Everything but
 // id / name / email / phone is kept as sent (capped) and passed back by attributed-users.
+import { charLength } from '../../../lib/validate.ts';
 import { ApiError } from '../../errors.ts';
 import { MSG } from '../../messages.ts';
 import { type ClientBody, capObject, optionalString, storable } from './common.ts';
@@ -31,7 +32,7 @@ export function readUserDataObject(b: ClientBody): ClientBody {
 /** A caller user id: a non-empty string (trimmed) or a finite number (as its string); else undefined. */
 export function readUserIdValue(v: unknown): string | undefined {
   const s = typeof v === 'number' && Number.isFinite(v) ? String(v) : typeof v === 'string' ? storable(v.trim()) : '';
-  return s !== '' && s.length <= MAX_USER_ID ? s : undefined;
+  return s !== '' && charLength(s) <= MAX_USER_ID ? s : undefined;
 }
 
 /** true / false, also as the strings "true" / "false" (bridges stringify); anything else is unknown. */
