@@ -55,12 +55,24 @@ function send(r: Route, body: unknown, params?: Record<string, string>): Promise
 const q = (o: Record<string, string>): string => new URLSearchParams(o).toString();
 
 describe('GET /api/v1/campaigns', () => {
-  it.each(['0', '-1', '1.5', 'abc', '1e309', '1 OR 1=1', '', ' ', '9007199254740993', '0x10', '+1'])(
+  it.each(['0', '-1', '1.5', 'abc', '1e309', '1 OR 1=1', '', ' ', '0x10', '+1'])(
     'when page is %j, then 422',
     async (page) => {
       expect((await get(LIST, q({ page }))).statusCode).toBe(422);
     },
   );
+
+  // Any positive integer is a page (spec); past the end it is an empty page, whatever its size.
+  it.each([
+    ['1000001', '1000001'],
+    ['2^53 + 1', '9007199254740993'],
+    ['20 digits', '99999999999999999999'],
+    ['400 digits', '9'.repeat(400)],
+  ])('when page is %s, then 200 with an empty page', async (_name, page) => {
+    const res = await get(LIST, q({ page }));
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.campaigns).toEqual([]);
+  });
 
   it('when page or limit is repeated, then 422', async () => {
     expect((await get(LIST, 'page=1&page=2')).statusCode).toBe(422);

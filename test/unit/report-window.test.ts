@@ -1,8 +1,50 @@
-// The whole months of a report window (domain/reporting/window.ts wholeMonths): report totals read
-// those from the monthly rollup and every other day of the window from the daily table, so the
-// split must cover the window exactly: no day twice, none left out.
+// Report windows (domain/reporting/window.ts). The window's days: a side beyond the ClickHouse Date
+// range is clamped, a window wholly outside it is empty (clamped, it would land on the edge day).
+// The whole months of a window (wholeMonths): report totals read those from the monthly rollup and
+// every other day of the window from the daily table, so the split must cover the window exactly:
+// no day twice, none left out. The active_users window ends at the request's `to`, or today.
 import { describe, expect, it } from 'vitest';
-import { addDays, MAX_DAY, MIN_DAY, reportWindow, wholeMonths } from '../../src/domain/reporting/window.ts';
+import {
+  activeUsersWindow,
+  addDays,
+  EMPTY_WINDOW,
+  MAX_DAY,
+  MIN_DAY,
+  reportWindow,
+  wholeMonths,
+} from '../../src/domain/reporting/window.ts';
+
+describe('report window', () => {
+  it.each([
+    ['no sides', null, null, { from: MIN_DAY, to: MAX_DAY }],
+    ['a window inside the range', '2025-01-01', '2025-01-31', { from: '2025-01-01', to: '2025-01-31' }],
+    ['an end past the range ("no end")', '2025-01-01', '9999-12-31', { from: '2025-01-01', to: MAX_DAY }],
+    ['a start before the range', '1900-01-01', '1970-01-01', { from: MIN_DAY, to: MIN_DAY }],
+    ['a window reaching over both ends', '1000-01-01', '9999-12-31', { from: MIN_DAY, to: MAX_DAY }],
+    ['a start on the last day', MAX_DAY, '9999-12-31', { from: MAX_DAY, to: MAX_DAY }],
+    ['a window wholly before 1970', '1969-12-01', '1969-12-31', EMPTY_WINDOW],
+    ['an open start ending before 1970', null, '1969-12-31', EMPTY_WINDOW],
+    ['a window wholly after 2149-06-06', '2150-01-01', '2150-01-31', EMPTY_WINDOW],
+    ['an open end starting after 2149-06-06', '2149-06-07', null, EMPTY_WINDOW],
+  ])('when it is %s, then its days are %j', (_name, from, to, expected) => {
+    expect(reportWindow(from, to)).toEqual(expected);
+  });
+
+  it('when the window is empty, then it holds no day and no whole month', () => {
+    expect(EMPTY_WINDOW.from > EMPTY_WINDOW.to).toBe(true);
+    expect(wholeMonths(EMPTY_WINDOW)).toBeNull();
+  });
+
+  it.each([
+    ['no `to`', null, { from: '2025-03-14', to: '2025-03-20' }],
+    ['a `to` after today', '2150-01-31', { from: '2025-03-14', to: '2025-03-20' }],
+    ['a `to` before today', '2025-03-10', { from: '2025-03-04', to: '2025-03-10' }],
+    ['a `to` on the first storable day', MIN_DAY, { from: MIN_DAY, to: MIN_DAY }],
+    ['a `to` before 1970', '1969-12-31', EMPTY_WINDOW],
+  ])('when the active_users window has %s, then it is %j', (_name, to, expected) => {
+    expect(activeUsersWindow(to, '2025-03-20', 7)).toEqual(expected);
+  });
+});
 
 describe('whole months of a report window', () => {
   it.each([

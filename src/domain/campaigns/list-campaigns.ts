@@ -71,7 +71,9 @@ export async function listProjectCampaigns(
     }
     filter.displayId = displayId;
   }
-  const offset = (input.page - 1) * input.limit;
+  // Any positive page is valid, however large (spec): capped, the offset stays an exact bigint for
+  // Postgres (an uncapped 1e23 is sent as '1e+23' and fails) and is still past the end of any list.
+  const offset = Math.min((input.page - 1) * input.limit, Number.MAX_SAFE_INTEGER);
   const { total, rows } = await listCampaigns(deps.sql, project.id, filter, { offset, limit: input.limit });
   if (input.link !== undefined && total === 0) {
     throw new ApiError(400, MSG.invalidRequestParameters);

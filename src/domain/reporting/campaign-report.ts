@@ -40,7 +40,7 @@ import type { ReportInput, SortField } from './report-input.ts';
 import type { CampaignReport, CampaignReportRow } from './report-types.ts';
 import { containsPattern, looksLikeLink } from './search.ts';
 import { compareForReport } from './sort.ts';
-import { addDays, minDay, projectToday, reportWindow, wholeMonths } from './window.ts';
+import { activeUsersWindow, addDays, projectToday, reportWindow, wholeMonths } from './window.ts';
 
 type ReportDeps = Pick<Deps, 'sql' | 'ch' | 'config' | 'now'>;
 
@@ -93,7 +93,10 @@ function totalsOf(r: CounterRow, spendCounts: boolean): Totals {
   };
 }
 
-/** The displayed names: the asked ones the project has recorded (in asked order), else all recorded. */
+/**
+ * The displayed names: the asked ones the project has recorded (in asked order; `known` holds every
+ * one of them), else the recorded ones `known` lists (the first KNOWN_NAMES_LIMIT by name).
+ */
 function displayed(asked: string[] | null, known: string[]): string[] {
   if (asked === null) {
     return [...known].sort();
@@ -160,15 +163,16 @@ async function rankCampaigns(deps: ReportDeps, project: Project, input: ReportIn
 }
 
 /** active_users over the X days ending at `to` (or today, when earlier); activity over the last X days. */
-async function pageActivity(deps: ReportDeps, scope: ReportScope, today: string, days: number, ids: number[]) {
-  const activeTo = minDay(scope.to, today);
+async function pageActivity(deps: ReportDeps, scope: ReportScope, input: ReportInput, today: string, ids: number[]) {
+  const days = input.activeUsersDays;
+  const active = activeUsersWindow(input.to, today, days);
   const rows = await selectActivity(
     deps.ch,
     {
       projectId: scope.projectId,
       platform: scope.platform,
-      activeFrom: addDays(activeTo, 1 - days),
-      activeTo,
+      activeFrom: active.from,
+      activeTo: active.to,
       activityFrom: addDays(today, 1 - days),
       activityTo: today,
     },
@@ -217,7 +221,7 @@ async function composeReport(deps: ReportDeps, project: Project, input: ReportIn
   };
   const [ranked, known] = await Promise.all([
     rankCampaigns(deps, project, input, scope),
-    selectKnownEventNames(deps.ch, project.id),
+    selectKnownEventNames(deps.ch, project.id, { events: input.events, payments: input.paymentEvents }),
   ]);
   const page = ranked.slice((input.page - 1) * input.limit, input.page * input.limit);
   const ids = page.map((r) => r.c.id);
@@ -237,7 +241,7 @@ async function composeReport(deps: ReportDeps, project: Project, input: ReportIn
       totalsOf: (r) => totalsOf(r, spendCounts.get(r.campaignId) ?? false),
       visible: (r) => r.platformRows > 0 || (r.blankRows > 0 && (spendCounts.get(r.campaignId) ?? false)),
     }),
-    pageActivity(deps, scope, today, input.activeUsersDays, ids),
+    pageActivity(deps, scope, input, today, ids),
     findReportNetworkAccounts(deps.sql, project.id, accountIds),
   ]);
   const rows = page.map((r) => reportRow(r, details, activity, accounts));

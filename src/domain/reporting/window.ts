@@ -1,12 +1,17 @@
-// The report's metrics window: inclusive project-local days. An absent side is unbounded; any day is
-// clamped into what a ClickHouse Date holds (1970-01-01 .. 2149-06-06), so `to=9999-12-31` means
-// "no end" instead of an error.
+// The report's metrics window: inclusive project-local days. An absent side is unbounded; a side
+// beyond what a ClickHouse Date holds (1970-01-01 .. 2149-06-06) is clamped into it, so
+// `to=9999-12-31` means "no end" instead of an error. A window lying wholly outside that range holds
+// no storable day: clamping both of its sides would land them on the edge day and count its facts,
+// so it becomes EMPTY_WINDOW instead.
 import { localDay } from '../../lib/time.ts';
 
 export const MIN_DAY = '1970-01-01';
 export const MAX_DAY = '2149-06-06';
 
 export type ReportWindow = { from: string; to: string };
+
+/** No day at all: `from` after `to`, so every `BETWEEN {from} AND {to}` matches nothing. */
+export const EMPTY_WINDOW: ReportWindow = Object.freeze({ from: MAX_DAY, to: MIN_DAY });
 
 const DAY_MS = 86_400_000;
 
@@ -21,9 +26,22 @@ export function addDays(day: string, n: number): string {
   return clamp(d.toISOString().slice(0, 10).padStart(10, '0'));
 }
 
-/** Zero-padded years sort as text; years before 1970 clamp to MIN_DAY. */
+/** Zero-padded years sort as text; a side outside the Date range is clamped, a window outside it is empty. */
 export function reportWindow(from: string | null, to: string | null): ReportWindow {
+  if ((from !== null && from > MAX_DAY) || (to !== null && to < MIN_DAY)) {
+    return { ...EMPTY_WINDOW };
+  }
   return { from: from === null ? MIN_DAY : clamp(from), to: to === null ? MAX_DAY : clamp(to) };
+}
+
+/**
+ * The `days` days ending at `to` (or today, when `to` is absent or later): the active_users window.
+ * It is the request's `to`, not the clamped window's, so a window wholly before 1970 gets no days
+ * (not 1970-01-01) and one after 2149 ends today, as any future window does.
+ */
+export function activeUsersWindow(to: string | null, today: string, days: number): ReportWindow {
+  const end = to === null ? today : minDay(to, today);
+  return end < MIN_DAY ? { ...EMPTY_WINDOW } : { from: addDays(end, 1 - days), to: end };
 }
 
 /** First day of the month after `day`'s ('YYYY-MM-DD'), or undefined past the Date range. */

@@ -48,7 +48,9 @@ export async function listAttributedUsers(
   }
   const from = instant(input.start, input.timezone);
   const to = instant(input.end, input.timezone);
-  const offset = (input.page - 1) * input.limit;
+  // Any positive page is valid, however large (spec): capped, the offset stays an exact bigint for
+  // Postgres (an uncapped 1e23 is sent as '1e+23' and fails) and is still past the end of any list.
+  const offset = Math.min((input.page - 1) * input.limit, Number.MAX_SAFE_INTEGER);
   const { total, rows } =
     from && to && from > to
       ? { total: 0, rows: [] }

@@ -342,6 +342,28 @@ describe('200', () => {
     expect(ids(max)).toEqual(['c', 'b', 'a']);
   });
 
+  it('when the page is any positive integer past the end, however large, then 200 with no users and the total', async () => {
+    const p = await newProject(h().deps);
+    const c = await campaignWithListings(h().deps, p);
+    await userAt(p, c.id, 'a', Date.parse('2024-06-01T00:00:00.000Z'));
+
+    const million = await list(p, { display_id: c.displayId, page: '1000001' });
+    const huge = await list(p, { display_id: c.displayId, limit: '1000', page: '99999999999999999999' });
+
+    expect(million.statusCode).toBe(200);
+    expect(million.json()).toEqual({
+      msg: 'Successfully retrieved 1 attributed users. Showing page 1000001 of 1.',
+      status: 200,
+      data: { total_users: 1, users: [], pagination: { total: 1, pages: 1, page: 1_000_001, limit: 50 } },
+    });
+    expect(huge.statusCode).toBe(200);
+    expect(huge.json().data).toEqual({
+      total_users: 1,
+      users: [],
+      pagination: { total: 1, pages: 1, page: 1e20, limit: 1000 },
+    });
+  });
+
   it('when the campaign was renamed, then campaign_name is the current name', async () => {
     const { deps } = h();
     const p = await newProject(deps);

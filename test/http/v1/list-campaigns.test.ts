@@ -167,6 +167,37 @@ describe('GET /api/v1/campaigns', () => {
         });
       });
 
+      it.each([
+        ['1000001', 1_000_001, '1000001'],
+        ['9007199254740991', Number.MAX_SAFE_INTEGER, '9007199254740991'],
+        // Past 2^53 - 1 the echo is the nearest double: what a JavaScript client reads for the page it sent.
+        ['99999999999999999999', 1e20, '100000000000000000000'],
+      ])(
+        'when page=%s (any positive integer past the end), then 200 with an empty page and the total',
+        async (page, echo, shown) => {
+          const { p } = await fiveCampaigns();
+
+          const res = await list(p, { limit: '2', page });
+
+          expect(res.statusCode).toBe(200);
+          expect(res.json()).toEqual({
+            msg: `Successfully retrieved 5 campaigns (all campaigns). Showing page ${shown} of 3.`,
+            status: 200,
+            data: { total_campaigns: 5, campaigns: [], pagination: { total: 5, pages: 3, page: echo, limit: 2 } },
+          });
+        },
+      );
+
+      it('when the page has more digits than a double holds, then 200 with an empty page and a finite page number', async () => {
+        const { p } = await fiveCampaigns();
+
+        const res = await list(p, { limit: '1000', page: '9'.repeat(400) });
+
+        expect(res.statusCode).toBe(200);
+        expect(res.json().data.campaigns).toEqual([]);
+        expect(res.json().data.pagination).toEqual({ total: 5, pages: 1, page: Number.MAX_VALUE, limit: 1000 });
+      });
+
       it('when limit=1000 (the maximum), then it is accepted', async () => {
         const { p, newestFirst } = await fiveCampaigns();
 

@@ -124,6 +124,26 @@ describe('GET /api/v1/reporting/campaigns', () => {
       });
     });
 
+    it('when the page is any positive integer past the end, however large, then 200 with an empty page', async () => {
+      const { app, deps } = h();
+      const p = await newProject(deps);
+      await f.campaign(app, p, { name: 'One' });
+
+      const million = await report(p, 'page=1000001');
+      const huge = await report(p, 'page=99999999999999999999&limit=100');
+
+      expect(million.statusCode).toBe(200);
+      expect(million.json().data).toMatchObject({
+        campaigns: [],
+        pagination: { total: 1, pages: 1, page: 1_000_001, limit: 10 },
+      });
+      expect(huge.statusCode).toBe(200);
+      expect(huge.json().data).toMatchObject({
+        campaigns: [],
+        pagination: { total: 1, pages: 1, page: 1e20, limit: 100 },
+      });
+    });
+
     it('when a campaign was deleted, then it is not listed', async () => {
       const { app, deps } = h();
       const p = await newProject(deps);

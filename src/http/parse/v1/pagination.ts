@@ -20,7 +20,15 @@ export const paginationQuerySchema = (defaultLimit: number, max: number) =>
       .meta({ description: `integer from 1 to ${max}, default ${defaultLimit}` }),
   });
 
-const MAX_PAGE = 1_000_000;
+/**
+ * Any positive integer is a page (spec); one past the end is an empty page. A page is echoed as a
+ * JSON number, so one above 2^53 - 1 becomes the nearest double (what a JavaScript client reads for
+ * the number it sent) and one too long for a double the largest finite one, never Infinity (null in
+ * JSON). The list domains cap the offset they send to SQL (see list-campaigns.ts).
+ */
+function pageNumber(digits: string): number {
+  return Math.min(Number(digits), Number.MAX_VALUE);
+}
 
 export function parsePagination(query: unknown, defaultLimit: number, max: number): Page {
   const rawPage = queryValue(query, 'page');
@@ -28,10 +36,10 @@ export function parsePagination(query: unknown, defaultLimit: number, max: numbe
   let page = 1;
   if (rawPage !== undefined) {
     const v = String(rawPage);
-    if (typeof rawPage !== 'string' || !/^[1-9]\d*$/.test(v) || Number(v) > MAX_PAGE) {
+    if (typeof rawPage !== 'string' || !/^[1-9]\d*$/.test(v)) {
       throw new ApiError(422, MSG.invalidPage(v));
     }
-    page = Number(v);
+    page = pageNumber(v);
   }
   let limit = defaultLimit;
   if (rawLimit !== undefined) {
