@@ -164,6 +164,8 @@ describe('GET /api/v1/reporting/campaigns', () => {
       ['to=2024-13-01', "Invalid to '2024-13-01'. Use a calendar date in the form YYYY-MM-DD."],
       ['start_date=yesterday', "Invalid start_date 'yesterday'. Use a calendar date in the form YYYY-MM-DD."],
       ['end_date=2024-02-29T00:00', "Invalid end_date '2024-02-29T00:00'. Use a calendar date in the form YYYY-MM-DD."],
+      ['from=0000-01-01', "Invalid from '0000-01-01'. Use a calendar date in the form YYYY-MM-DD."],
+      ['from=0050-02-29', "Invalid from '0050-02-29'. Use a calendar date in the form YYYY-MM-DD."],
       ['from=2024-03-02&to=2024-03-01', "'from' must not be after 'to'."],
       ['start_date=2024-03-02&end_date=2024-03-01', "'from' must not be after 'to'."],
       ['active=yes', "Invalid active 'yes'. Use true or false."],
@@ -211,6 +213,16 @@ describe('GET /api/v1/reporting/campaigns', () => {
       expect(res.statusCode).toBe(200);
       expect(res.json().data.campaigns).toEqual([]);
     });
+
+    it.each(['0001-01-01', '0050-01-01', '0099-12-31', '0048-02-29'])(
+      'when from is %s (a year before 100), then it is a date like any other: 200',
+      async (day) => {
+        // Date.UTC reads years 0-99 as 1900-1999: these were refused as invalid dates.
+        const p = await newProject(h().deps);
+        const res = await report(p, `from=${day}&to=2024-01-01`);
+        expect(res.statusCode).toBe(200);
+      },
+    );
   });
 
   describe('401', () => {

@@ -84,7 +84,9 @@ function isCalendarDate(v: string): boolean {
     return false;
   }
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const date = new Date(Date.UTC(y, mo - 1, d));
+  // setUTCFullYear, not Date.UTC: Date.UTC reads years 0-99 as 1900-1999, and refused 0050-01-01.
+  const date = new Date(0);
+  date.setUTCFullYear(y, mo - 1, d);
   return y >= 1 && date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
 }
 
