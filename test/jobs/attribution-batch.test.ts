@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { attributeInstalls, attributionBatcher } from '../../src/domain/attribution/attribute-install.ts';
 import {
+  ANDROID_UA,
   campaignWithListings,
   clickLink,
   flushFacts,
@@ -38,6 +39,40 @@ async function androidInit(p: TestProject, ip: string, installRef?: string): Pro
 }
 
 describe('attribution in batches', () => {
+  it("when a busy IP's clicks and a quiet IP's click wait in the outbox, then the quiet install still matches its click", async () => {
+    // The outbox read of a batch capped all its IPs together (200 per IP, newest first): 450 clicks
+    // behind one NAT address pushed the quiet IP's older click out, and its install was organic
+    // until the writer moved the clicks to ClickHouse.
+    const { deps, app } = h();
+    const p = await newProject(deps);
+    const campaign = await campaignWithListings(deps, p);
+    const [quietIp, busyIp] = [randomIp(), randomIp()];
+    await clickLink(h(), campaign, { ip: quietIp, userAgent: ANDROID_UA, agoMs: 120_000 });
+    for (let i = 0; i < 450; i += 50) {
+      await Promise.all(
+        Array.from({ length: 50 }, () =>
+          app.inject({
+            method: 'GET',
+            url: `/${campaign.displayId}`,
+            headers: { host: 'attr.test', 'user-agent': ANDROID_UA },
+            remoteAddress: busyIp,
+          }),
+        ),
+      );
+    }
+    const quiet = await androidInit(p, quietIp);
+    const busy = await androidInit(p, busyIp);
+
+    const out = await attributeInstalls(deps, [
+      { projectId: p.project.id, installInstanceId: quiet },
+      { projectId: p.project.id, installInstanceId: busy },
+    ]);
+
+    const [q, b] = out.map((o) => (o.status === 'fulfilled' ? o.value : undefined));
+    expect(b).toMatchObject({ method: 'fingerprint', campaignId: campaign.id });
+    expect(q).toMatchObject({ method: 'fingerprint', campaignId: campaign.id });
+  }, 60_000);
+
   it('when installs of two projects share an IP, then each is matched only to its own project clicks', async () => {
     const a = await newProject(h().deps);
     const b = await newProject(h().deps);

@@ -1,9 +1,8 @@
 // Clicks still in the fact outbox (recorded, not yet in ClickHouse): the attribution job reads
 // them too, so an install never waits for the writer's next batch to see its click.
 import type { Click } from '../../domain/attribution/types.ts';
+import { formatChTime } from '../../lib/time.ts';
 import type { Sql } from './pool.ts';
-
-type Row = { row: Record<string, unknown> };
 
 const s = (v: unknown): string => (typeof v === 'string' ? v : '');
 
@@ -32,36 +31,38 @@ function toClick(r: Record<string, unknown>): Click {
 export type PendingLookup = { by: 'clickId' | 'adId' | 'ip'; value: string; fromMs: number; toMs: number };
 
 const MAX_PER_LOOKUP = 200;
-const COLUMN = { clickId: 'fact_id', adId: "row->>'ad_id'", ip: "row->>'ip'" } as const;
-const VALUE_OF = {
-  clickId: (r: Record<string, unknown>) => s(r.click_id),
-  adId: (r: Record<string, unknown>) => s(r.ad_id),
-  ip: (r: Record<string, unknown>) => s(r.ip),
-};
+const COLUMN = { clickId: 'o.fact_id', adId: "o.row->>'ad_id'", ip: "o.row->>'ip'" } as const;
+/** Window bounds as the rows' `ts` text (formatChTime), which compares as text; years 1970-9999. */
+const tsText = (ms: number) => formatChTime(Math.min(Math.max(ms, 0), 253_402_300_799_999));
 
 /**
- * For each lookup, its clicks still in the outbox, newest first: one statement per kind of lookup
- * in the batch (click id, ad id, IP), whatever the number of installs.
+ * For each lookup, its clicks still in the outbox inside its window, newest first, at most
+ * MAX_PER_LOOKUP each: one statement per kind of lookup in the batch (click id, ad id, IP), whatever
+ * the number of installs. The window and the cap are applied per lookup in the statement: a cap
+ * shared by the kind's values (200 per value, newest first, windows applied afterwards) let one busy
+ * IP's clicks push every other install's clicks out, and its later clicks push out its own, so an
+ * install was decided organic while its click waited for the writer and by fingerprint once it
+ * reached ClickHouse.
  */
 export async function findPendingClicks(sql: Sql, projectId: string, lookups: PendingLookup[]): Promise<Click[][]> {
-  const found = new Map<string, Click[]>();
+  const found: Click[][] = lookups.map(() => []);
   const kinds = [...new Set(lookups.map((l) => l.by))];
   await Promise.all(
     kinds.map(async (by) => {
-      const values = [...new Set(lookups.filter((l) => l.by === by).map((l) => l.value))];
-      const rows = await sql<Row[]>`
-        SELECT row FROM fact_outbox WHERE fact_table = 'clicks' AND project_id = ${projectId}
-          AND ${sql.unsafe(COLUMN[by])} = ANY(${values}::text[])
-        ORDER BY seq DESC LIMIT ${MAX_PER_LOOKUP * values.length}`;
+      const mine = lookups.flatMap((l, i) => (l.by === by ? [{ l, i }] : []));
+      const rows = await sql<{ i: number; row: Record<string, unknown> }[]>`
+        SELECT i, row FROM (
+          SELECT l.i::int AS i, o.row, row_number() OVER (PARTITION BY l.i ORDER BY o.seq DESC) AS n
+          FROM unnest(${mine.map((m) => m.i)}::int[], ${mine.map((m) => m.l.value)}::text[],
+              ${mine.map((m) => tsText(m.l.fromMs))}::text[], ${mine.map((m) => tsText(m.l.toMs))}::text[])
+            AS l (i, v, f, t)
+          JOIN fact_outbox o ON o.fact_table = 'clicks' AND o.project_id = ${projectId}
+            AND ${sql.unsafe(COLUMN[by])} = l.v AND o.row->>'ts' BETWEEN l.f AND l.t) x
+        WHERE n <= ${MAX_PER_LOOKUP} ORDER BY i, n`;
       for (const r of rows) {
-        const key = `${by}:${VALUE_OF[by](r.row)}`;
-        const list = found.get(key);
-        const click = toClick(r.row);
-        list ? list.push(click) : found.set(key, [click]);
+        found[r.i]?.push(toClick(r.row));
       }
     }),
   );
-  return lookups.map((l) =>
-    (found.get(`${l.by}:${l.value}`) ?? []).filter((c) => c.ts >= l.fromMs && c.ts <= l.toMs).slice(0, MAX_PER_LOOKUP),
-  );
+  return lookups.map((l, i) => (found[i] ?? []).filter((c) => c.ts >= l.fromMs && c.ts <= l.toMs));
 }
