@@ -96,6 +96,11 @@ async function reengage(deps: Pick<Deps, 'sql' | 'now'>, project: Project, insta
   );
 }
 
+async function isCampaignLink(deps: Pick<Deps, 'sql' | 'config'>, project: Project, url: string): Promise<boolean> {
+  const displayId = await displayIdFromLink(deps, project.id, url);
+  return displayId ? (await findCampaignByDisplayId(deps.sql, project.id, displayId)) !== undefined : false;
+}
+
 export async function handleDeeplink(
   deps: Pick<Deps, 'sql' | 'config' | 'queue' | 'now'>,
   project: Project,
@@ -112,7 +117,14 @@ export async function handleDeeplink(
     return { deeplink, is_linkrunner: true, processing: false };
   }
   if (install.attributionStatus === 'pending') {
-    await retryConflicts(() => setInitLink(deps.sql, project.id, install.installInstanceId, input.deeplinkUrl));
+    // A link init gave that names no campaign (a product page, say) gives way to this one: kept
+    // first, it hid the campaign and the install was decided organic although this answer said
+    // processing.
+    const replacing =
+      install.initLink && !(await isCampaignLink(deps, project, install.initLink)) ? install.initLink : null;
+    await retryConflicts(() =>
+      setInitLink(deps.sql, project.id, install.installInstanceId, input.deeplinkUrl, replacing),
+    );
     await enqueueAttributionOrHold(deps, project.id, install.installInstanceId);
     return { deeplink, is_linkrunner: true, processing: true };
   }

@@ -234,9 +234,20 @@ export async function saveInstallDecision(
   return res.count === 1;
 }
 
-export async function setInitLink(sql: Sql, projectId: string, installInstanceId: string, link: string): Promise<void> {
-  await sql`UPDATE installs SET init_link = COALESCE(init_link, ${link})
-    WHERE project_id = ${projectId} AND install_instance_id = ${installInstanceId}`;
+/**
+ * The install's link signal: `link` unless it has one, or in place of `replacing` (a link that named
+ * no campaign) while that is still the one it has.
+ */
+export async function setInitLink(
+  sql: Sql,
+  projectId: string,
+  installInstanceId: string,
+  link: string,
+  replacing: string | null = null,
+): Promise<void> {
+  await sql`UPDATE installs SET init_link = ${link}
+    WHERE project_id = ${projectId} AND install_instance_id = ${installInstanceId}
+      AND (init_link IS NULL OR init_link = ${replacing})`;
 }
 
 export async function saveReengagement(

@@ -111,6 +111,23 @@ describe('200', () => {
     ]);
   });
 
+  it('when init carried a link that names no campaign and a pending install then opens a campaign link, then it is attributed by that link', async () => {
+    const { deps } = h();
+    const p = await newProject(deps);
+    const campaign = await campaignWithListings(deps, p);
+    const other = await campaignWithListings(deps, p);
+    const iid = randomUUID();
+    await init(h(), p.token, { install_instance_id: iid, link: 'https://shop.example.com/product/42' });
+    const url = `https://attr.test/?c=${campaign.displayId}`;
+
+    expect((await deeplink(p, iid, url)).json()).toEqual(answer('myapp://promo/spring', true, true));
+    // A second campaign link does not replace the first: that one names a campaign.
+    await deeplink(p, iid, `https://attr.test/?c=${other.displayId}`);
+
+    expect((await installRows(deps, p))[0]?.init_link).toBe(url);
+    expect(await attribute(h(), p, iid)).toMatchObject({ method: 'link', campaignId: campaign.id });
+  });
+
   it('when a decided install opens a campaign link, then one reengagement is recorded and a retry within 30 s records none', async () => {
     const { deps } = h();
     const p = await newProject(deps);
