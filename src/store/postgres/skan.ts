@@ -13,12 +13,21 @@ export type SkanInstallState = {
   window: number | null;
 };
 
-/** Adds the next version; the caller validated the schema. */
+// Advisory lock class of schema writers (two-int form: class, hashtext(project id)).
+const SKAN_SCHEMA_LOCK_CLASS = 7_301_012;
+
+/**
+ * Adds the next version; the caller validated the schema. Writers of one project take turns: two
+ * at once read the same max(version), and the second hit the primary key (a 500 to the API).
+ */
 export async function insertSkanSchema(sql: Sql, projectId: string, schema: unknown): Promise<StoredSkanSchema> {
-  const [r] = await sql`INSERT INTO skan_schemas (project_id, version, schema)
-    SELECT ${projectId}, coalesce(max(version), 0) + 1, ${sql.json(schema as never)}
-    FROM skan_schemas WHERE project_id = ${projectId}
-    RETURNING version, schema, created_at`;
+  const [r] = await sql.begin(async (tx) => {
+    await tx`SELECT pg_advisory_xact_lock(${SKAN_SCHEMA_LOCK_CLASS}::int, hashtext(${projectId}))`;
+    return tx`INSERT INTO skan_schemas (project_id, version, schema)
+      SELECT ${projectId}, coalesce(max(version), 0) + 1, ${tx.json(schema as never)}
+      FROM skan_schemas WHERE project_id = ${projectId}
+      RETURNING version, schema, created_at`;
+  });
   if (!r) {
     throw new Error('skan schema insert returned no row');
   }

@@ -35,6 +35,15 @@ describe('201 / 200', () => {
       data: { version: 2, created_at: expect.any(String), schema: SCHEMA_2 },
     });
   });
+
+  it('when five schemas are put at once, then each is its own version (two used to race for one: a 500)', async () => {
+    const p = await newProject(h().deps);
+
+    const all = await Promise.all(Array.from({ length: 5 }, () => put(p, SCHEMA)));
+
+    expect(all.map((r) => r.statusCode)).toEqual([201, 201, 201, 201, 201]);
+    expect(all.map((r) => r.json().data.version).sort()).toEqual([1, 2, 3, 4, 5]);
+  });
 });
 
 describe('400', () => {
