@@ -8,6 +8,7 @@ import { mapEvent } from '../domain/deliveries/map-event.ts';
 import { replayDeadDeliveries } from '../domain/deliveries/replay-dead-deliveries.ts';
 import { setMetaConnection } from '../domain/deliveries/set-meta-connection.ts';
 import { InputError } from '../domain/projects/input-error.ts';
+import { requireProject } from '../domain/projects/require-project.ts';
 import type { SourceKind } from '../store/postgres/connections.ts';
 import { listDeadDeliveries } from '../store/postgres/deliveries.ts';
 import type { CommandSpec } from './commands.ts';
@@ -15,6 +16,11 @@ import type { Flags } from './flags.ts';
 
 const PROJECT = { project: { type: 'string', required: true, description: 'project id' } } as const;
 const OPTIONAL_PROJECT = { project: { type: 'string', description: 'project id (default: all projects)' } } as const;
+
+/** --project when given, checked like every other command's (an unknown one exits 2, not 0 or 1). */
+async function optionalProject(deps: Parameters<typeof requireProject>[0], id: string | undefined) {
+  return id === undefined ? undefined : (await requireProject(deps, id)).id;
+}
 const str = (f: Flags, k: string): string => String(f[k] ?? '');
 const opt = (f: Flags, k: string): string | undefined => (typeof f[k] === 'string' ? (f[k] as string) : undefined);
 
@@ -106,7 +112,8 @@ export const DELIVERY_COMMANDS: CommandSpec[] = [
     needs: 'postgres',
     flags: { ...OPTIONAL_PROJECT },
     run: async (deps, f) => {
-      const list = await listDeadDeliveries(deps.sql, opt(f, 'project'));
+      const project = await optionalProject(deps, opt(f, 'project'));
+      const list = await listDeadDeliveries(deps.sql, project);
       const json = list.map((d) => ({
         id: d.id,
         project_id: d.projectId,
@@ -133,7 +140,8 @@ export const DELIVERY_COMMANDS: CommandSpec[] = [
       if (ids?.some((id) => !/^\d{1,18}$/.test(id))) {
         throw new InputError('--id is a comma list of delivery ids (numbers)');
       }
-      const r = await replayDeadDeliveries({ sql: deps.sql, now: Date.now }, { projectId: opt(f, 'project'), ids });
+      const projectId = await optionalProject(deps, opt(f, 'project'));
+      const r = await replayDeadDeliveries({ sql: deps.sql, now: Date.now }, { projectId, ids });
       return { json: r, text: `requeued dead deliveries of ${r.destinations} destination(s)` };
     },
   },

@@ -384,8 +384,12 @@ describe('bad invocations', () => {
     ['domains list', ['domains', 'list']],
     ['store-listings list', ['store-listings', 'list']],
     ['network-accounts list', ['network-accounts', 'list']],
+    // --project is optional on these two: an unknown one exited 0 with nothing (or 1, not a uuid).
+    ['deliveries dead-letters', ['deliveries', 'dead-letters']],
+    ['deliveries replay', ['deliveries', 'replay']],
   ])('when %s gets an unknown project id, then it exits 2 saying it was not found', async (_name, argv) => {
-    for (const id of [MISSING_PROJECT, 'not-a-uuid']) {
+    // 36 hex digits and dashes out of a uuid's order reached the uuid cast: exit 1.
+    for (const id of [MISSING_PROJECT, 'not-a-uuid', '0123456789abcdef-0123456789abcdef-01']) {
       const r = await cli(...argv, '--project', id, '--json');
 
       expect(r.code).toBe(2);

@@ -63,7 +63,8 @@ export async function listProjects(sql: Sql): Promise<Project[]> {
 }
 
 export async function findProjectById(sql: Sql, id: string): Promise<Project | undefined> {
-  if (!/^[0-9a-f-]{36}$/i.test(id)) {
+  // The uuid's own shape: 36 hex digits and dashes in any order reached the cast and threw.
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) {
     return undefined;
   }
   const [row] = await sql<ProjectRow[]>`SELECT * FROM projects WHERE id = ${id}`;
