@@ -79,13 +79,23 @@ describe('metrics', () => {
     expect(conversion(t, 'user_acquisition')).toBe(0.5);
     expect(conversion(t, 'retargeting')).toBe(1);
     expect(roas(t)).toBe(1.5);
-    expect(costPer(t.spend, t.installs)).toBe(5);
+    expect(costPer(t.spend, t.installs)).toBe('5');
+  });
+
+  it('when money is divided, then the cost is exact to the nano-unit, rounded half away from zero', () => {
+    // Through a float, 12345678901234567.89 over one install came out as …568.
+    expect(costPer('12345678901234567.89', 1)).toBe('12345678901234567.89');
+    expect(costPer('10', 3)).toBe('3.333333333');
+    expect(costPer('20', 3)).toBe('6.666666667');
+    expect(costPer('0.000000005', 2)).toBe('0.000000003');
+    expect(costPer('-0.000000005', 2)).toBe('-0.000000003');
+    expect(costPer('99999999999999999999999999999.999999999', 7)).toBe('14285714285714285714285714285.714285714');
   });
 
   it('when a campaign is iOS-only, then its hidden metrics sort as "-"', () => {
     const v = sortValues(t, 'user_acquisition', new Date(0), true);
     expect(v).toMatchObject({ revenue: undefined, signups: undefined, roas: undefined, conversion: undefined });
-    expect(v).toMatchObject({ installs: 4, spend: 20, clicks: 0 });
+    expect(v).toMatchObject({ installs: 4, spend: 20_000_000_000n, clicks: 0 });
   });
 });
 

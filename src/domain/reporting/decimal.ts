@@ -29,6 +29,16 @@ export function addDecimal(a: string, b: string): string {
   return fromNano(toNano(a) + toNano(b));
 }
 
+/** `s` / `n` (a positive count), rounded to the nano-unit, half away from zero. */
+export function divideDecimal(s: string, n: number): string {
+  const num = toNano(s);
+  const den = BigInt(n);
+  const q = num / den;
+  const twiceRest = 2n * (num % den);
+  const up = twiceRest >= den ? 1n : twiceRest <= -den ? -1n : 0n;
+  return fromNano(q + up);
+}
+
 /** The decimal as a float, for ratios only (display with 2 decimals). */
 export function decimalToNumber(s: string): number {
   return Number(s);

@@ -8,7 +8,7 @@
 //   cost_per_signup     spend / sign-ups
 //   cost_per_<event>    spend / that event's count (payments: net count)
 // A zero denominator makes the ratio undefined, shown as "-" (never Infinity, NaN or a made-up 0).
-import { decimalToNumber } from './decimal.ts';
+import { decimalToNumber, divideDecimal, toNano } from './decimal.ts';
 import type { ReportView, SortField } from './report-input.ts';
 
 export type Totals = {
@@ -68,8 +68,12 @@ export function conversion(t: Totals, view: ReportView): number | undefined {
 
 export const roas = (t: Totals): number | undefined => ratio(decimalToNumber(t.revenue), decimalToNumber(t.spend));
 
-/** spend / count: cost per install, reinstall, sign-up or event. */
-export const costPer = (spend: string, count: number): number | undefined => ratio(decimalToNumber(spend), count);
+/**
+ * spend / count: cost per install, reinstall, sign-up or event, as an exact decimal (money: through a
+ * float, a spend of 12345678901234567.89 over one install came out as …568.00).
+ */
+export const costPer = (spend: string, count: number): string | undefined =>
+  count === 0 ? undefined : divideDecimal(spend, count);
 
 /**
  * product-notes "iOS limitations": for a campaign whose only store listing is iOS, these metrics are
@@ -99,7 +103,7 @@ export const isIosOnly = (platforms: { ios: boolean; android: boolean }): boolea
   platforms.ios && !platforms.android;
 
 /** The sortable value of a campaign; undefined sorts after every number ("-" goes last). */
-export type SortValues = Record<Exclude<SortField, 'created_at'>, number | undefined> & { created_at: number };
+export type SortValues = Record<Exclude<SortField, 'created_at'>, number | bigint | undefined> & { created_at: number };
 
 const SORT_HIDDEN_ON_IOS: Partial<Record<SortField, IosHidden>> = {
   signups: 'sign-ups',
@@ -116,8 +120,9 @@ export function sortValues(t: Totals, view: ReportView, createdAt: Date, iosOnly
     clicks: t.clicks,
     installs: t.installs,
     signups: t.signups,
-    revenue: decimalToNumber(t.revenue),
-    spend: decimalToNumber(t.spend),
+    // Money sorts exactly, in nano-units: as floats, two revenues 0.01 apart above 1e15 tied.
+    revenue: toNano(t.revenue),
+    spend: toNano(t.spend),
     created_at: createdAt.getTime(),
     uninstalls: t.uninstalls,
     conversion: conversion(t, view),

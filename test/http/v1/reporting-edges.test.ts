@@ -3,7 +3,7 @@
 // the edge day's facts stay out of it in every reader (totals, breakdown, events, payments, cohorts,
 // active users), while a side beyond the range is still clamped (`to=9999-12-31` = no end); and a
 // project with more event names than the default list shows (KNOWN_NAMES_LIMIT) still gets every
-// name it asks for by `events=`.
+// name it asks for by `events=`. Money past a float's precision is divided and sorted exactly.
 import { describe, expect, it } from 'vitest';
 import { KNOWN_NAMES_LIMIT } from '../../../src/store/clickhouse/reporting.ts';
 import * as f from '../../support/factories.ts';
@@ -132,5 +132,49 @@ describe('GET /api/v1/reporting/campaigns with more event names than the default
     const row = await rowOf(p, c.id);
 
     expect(Object.keys(row.custom_events as object)).toEqual(names);
+  });
+});
+
+describe('money beyond a float', () => {
+  it('when spend is 12345678901234567.89 over one install, then cost_per_install is exactly the spend', async () => {
+    const { app, deps } = h();
+    const p = await newProject(deps);
+    const c = await f.campaign(app, p, { name: 'Big spend' });
+    const a = { campaignId: c.id };
+    await r.insertFacts(deps, 'attributions', [r.attribution(p, r.newInstall(a, '2025-01-15'))]);
+    await r.insertFacts(deps, 'spend', [r.spend(p, a, '2025-01-15', '12345678901234567.89')]);
+
+    const row = await rowOf(p, c.id);
+
+    // Divided as floats, it came out as $12,345,678,901,234,568.00.
+    expect(row.spend).toBe('$12,345,678,901,234,567.89');
+    expect(row.cost_per_install).toBe(row.spend);
+  });
+
+  it('when two revenues differ by a cent above 1e16, then sort_field=revenue orders them', async () => {
+    const { app, deps } = h();
+    const p = await newProject(deps);
+    const bigger = await f.campaign(app, p, { name: 'Bigger' });
+    const smaller = await f.campaign(app, p, { name: 'Smaller' }); // newer: first on a tie
+    for (const [c, amount] of [
+      [bigger, '10000000000000000.02'],
+      [smaller, '10000000000000000.01'],
+    ] as const) {
+      const x = r.newInstall({ campaignId: c.id }, '2025-01-15');
+      await r.insertFacts(deps, 'attributions', [r.attribution(p, x)]);
+      await r.insertFacts(deps, 'payments', [r.payment(p, x, `u-${c.id}`, '2025-01-15', amount)]);
+    }
+
+    const res = await h().app.inject({
+      method: 'GET',
+      url: '/api/v1/reporting/campaigns?sort_field=revenue&sort_order=descending',
+      headers: p.headers,
+    });
+
+    // As floats the two were equal, and the newer campaign came first.
+    expect((res.json().data.campaigns as Row[]).map((x) => [x.name, x.revenue])).toEqual([
+      ['Bigger', '$10,000,000,000,000,000.02'],
+      ['Smaller', '$10,000,000,000,000,000.01'],
+    ]);
   });
 });
