@@ -19,17 +19,23 @@ export type RegisteredUser = {
   platform: string;
   /** The sending install as read before the transaction, when the request named a known one. */
   sender?: { platform: string; uninstalled: boolean };
+  /** The request named no install: a server-side call (POST /api/v1/capture-event, capture-payment). */
+  serverSide?: boolean;
 };
 
 /**
  * Whether the sender's SKAN counters or uninstall state may need a write: skipped only when the
  * read says it cannot (an Android install; an install not marked uninstalled). An uninstall marked
  * between that read and this request's commit is undone by the install's next request instead.
+ * A server-side call never undoes an uninstall: it does not come from the install (README: "a later
+ * init, event or payment from that install"), and a backend's renewal after the app was deleted
+ * cleared it, recorded a reinstall that never happened, and the next failed pushes counted the
+ * same uninstall again.
  */
 export function senderNeeds(user: RegisteredUser): { skan: boolean; undoUninstall: boolean } {
   return user.sender
     ? { skan: user.sender.platform === 'IOS', undoUninstall: user.sender.uninstalled }
-    : { skan: true, undoUninstall: true };
+    : { skan: true, undoUninstall: user.serverSide !== true };
 }
 
 /** Batches of up to 200 lookups, two in flight, per pool (one pool per process). */
@@ -69,6 +75,7 @@ export async function resolveRegisteredUser(
     installInstanceId: r.user.installInstanceId,
     platform: r.user.platform || asked.platform,
     sender,
+    serverSide: asked.installInstanceId === null,
   };
 }
 
