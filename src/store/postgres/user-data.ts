@@ -4,7 +4,11 @@ import type { Sql } from './pool.ts';
 
 export type UserFootprint = {
   hasUser: boolean;
-  /** The user's installs: tied to the user, or the install that registered it unless another user took it over. */
+  /**
+   * The user's installs: tied to the user, or the install that registered it unless another user
+   * took it over; never an install another user registered through (a shared device: deleting the
+   * user who logged in last took the first user's registration with it).
+   */
   installIds: string[];
   /** Winning clicks of those installs (the click row carries the device's IP, user agent and ad id). */
   clickIds: string[];
@@ -15,9 +19,10 @@ export async function findUserFootprint(sql: Sql, projectId: string, userId: str
   const [user] = await sql<{ install_instance_id: string }[]>`
     SELECT install_instance_id FROM app_users WHERE project_id = ${projectId} AND user_id = ${userId}`;
   const installs = await sql<{ install_instance_id: string; click_id: string | null }[]>`
-    SELECT install_instance_id, click_id FROM installs
+    SELECT install_instance_id, click_id FROM installs i
     WHERE project_id = ${projectId}
-      AND (user_id = ${userId} OR (user_id IS NULL AND install_instance_id = ${user?.install_instance_id ?? null}))`;
+      AND (user_id = ${userId} OR (user_id IS NULL AND install_instance_id = ${user?.install_instance_id ?? null}))
+      AND NOT ${registeredByOthers(sql, projectId, userId)}`;
   const [pay] = await sql<{ n: number }[]>`
     SELECT count(*)::int AS n FROM payments WHERE project_id = ${projectId} AND user_id = ${userId}`;
   return {
@@ -54,7 +59,16 @@ export async function findClaimedUserBatches(
   return rows.map((r) => r.batch_id);
 }
 
-/** The installs among `ids` that another user is tied to now (a shared device): never deleted. */
+/** Whether another user registered through install `i` (the alias in the calling statement). */
+function registeredByOthers(sql: Sql, projectId: string, userId: string) {
+  return sql`EXISTS (SELECT 1 FROM app_users u WHERE u.project_id = ${projectId}
+    AND u.install_instance_id = i.install_instance_id AND u.user_id <> ${userId})`;
+}
+
+/**
+ * The installs among `ids` that another user is tied to now or registered through (a shared
+ * device): never deleted.
+ */
 export async function findInstallsOfOtherUsers(
   sql: Sql,
   projectId: string,
@@ -62,9 +76,9 @@ export async function findInstallsOfOtherUsers(
   ids: string[],
 ): Promise<Set<string>> {
   const rows = await sql<{ install_instance_id: string }[]>`
-    SELECT install_instance_id FROM installs
+    SELECT install_instance_id FROM installs i
     WHERE project_id = ${projectId} AND install_instance_id = ANY(${ids}::text[])
-      AND user_id IS NOT NULL AND user_id <> ${userId}`;
+      AND ((user_id IS NOT NULL AND user_id <> ${userId}) OR ${registeredByOthers(sql, projectId, userId)})`;
   return new Set(rows.map((r) => r.install_instance_id));
 }
 
@@ -96,6 +110,13 @@ export async function deleteUserRows(
     AND (user_id = ${userId} OR install_instance_id = ANY(${f.installIds}::text[]))`;
   const installs = await sql`
     DELETE FROM installs WHERE project_id = ${projectId} AND install_instance_id = ANY(${f.installIds}::text[])`;
+  // An install kept because another user registered through it goes back to that user (the latest
+  // of them): tied to no one, its app's events, which name no user, would count for nobody.
+  await sql`UPDATE installs i SET user_id = (
+      SELECT u.user_id FROM app_users u WHERE u.project_id = ${projectId}
+        AND u.install_instance_id = i.install_instance_id AND u.user_id <> ${userId}
+      ORDER BY u.created_at DESC LIMIT 1)
+    WHERE project_id = ${projectId} AND user_id = ${userId}`;
   const users = await sql`DELETE FROM app_users WHERE project_id = ${projectId} AND user_id = ${userId}`;
   return {
     appUsers: users.count,
