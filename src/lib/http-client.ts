@@ -1,7 +1,9 @@
-// Outbound HTTP to ad networks: a hard time limit covering the whole exchange, a cap on the
-// response size, and no redirects (an operator-set URL must not be bounced elsewhere). Failures are
-// classified so callers can tell "try again later" (timeout, network) from "this will not work".
-export type HttpFailure = 'timeout' | 'network' | 'redirect' | 'too_large';
+// Outbound HTTP to ad networks and webhooks: a hard time limit covering the whole exchange, a cap on
+// how much of the answer is kept, and no redirects (an operator-set URL must not be bounced
+// elsewhere). Failures are classified so callers can tell "try again later" (timeout, network)
+// from "this will not work". The status decides an answer: a long body is cut at the cap, never an
+// error (a 200 with a big page is still a 200, a 503 with one still a 503).
+export type HttpFailure = 'timeout' | 'network' | 'redirect' | 'bad_url';
 
 export class HttpCallError extends Error {
   constructor(
@@ -12,23 +14,82 @@ export class HttpCallError extends Error {
   }
 }
 
-export type HttpResponse = { status: number; body: string };
+/** `complete` is false when the body was cut: longer than maxBytes, or (cutSlowBody) still open. */
+export type HttpResponse = { status: number; body: string; complete: boolean };
 
-async function readCapped(res: Response, maxBytes: number): Promise<string> {
+export type PostOptions = {
+  contentType: string;
+  timeoutMs: number;
+  maxBytes: number;
+  headers?: Record<string, string>;
+  /**
+   * Once the status line and headers are in, a body that is still arriving at the time limit (or
+   * breaks off) is returned as far as it came, instead of failing the call as a timeout. For
+   * callers whose answer is its status (webhooks); callers that must read the body keep the default.
+   */
+  cutSlowBody?: boolean;
+};
+
+/** A URL's user:password@ part, wherever it appears in a text (error messages quote URLs). */
+const USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]*@/gi;
+
+/** The text with every URL's credentials replaced, so they never reach an error, a log or a row. */
+export const redactUserinfo = (text: string): string => text.replace(USERINFO, '$1***@');
+
+type Body = { text: string; complete: boolean };
+
+const bodyOf = (chunks: Uint8Array[], maxBytes: number, complete: boolean): Body => ({
+  // A multi-byte character split at the cap decodes as U+FFFD: harmless in a summary.
+  text: Buffer.concat(chunks).subarray(0, maxBytes).toString('utf8'),
+  complete,
+});
+
+/**
+ * The body up to maxBytes, read until deadlineMs on a timer of its own: the fetch signal firing
+ * after the headers did not always end a pending read (about 1 in 25 locally, Node 20), which
+ * left the call, and the job behind it, waiting on an endpoint that never closes its answer.
+ */
+async function readCapped(res: Response, maxBytes: number, deadlineMs: number, cutSlowBody: boolean): Promise<Body> {
   if (!res.body) {
-    return '';
+    return { text: '', complete: true };
   }
+  const reader = res.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
-    size += chunk.byteLength;
-    if (size > maxBytes) {
-      await res.body.cancel().catch(() => undefined);
-      throw new HttpCallError('too_large', `response larger than ${maxBytes} bytes`);
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<'expired'>((resolve) => {
+    timer = setTimeout(() => resolve('expired'), Math.max(0, deadlineMs - Date.now()));
+  });
+  try {
+    for (;;) {
+      const next = await Promise.race([reader.read(), expired]);
+      if (next === 'expired') {
+        reader.cancel().catch(() => undefined);
+        if (cutSlowBody) {
+          return bodyOf(chunks, maxBytes, false);
+        }
+        throw Object.assign(new Error('body read timed out'), { name: 'TimeoutError' });
+      }
+      if (next.done) {
+        return bodyOf(chunks, maxBytes, true);
+      }
+      chunks.push(next.value);
+      size += next.value.byteLength;
+      if (size > maxBytes) {
+        // Enough for the log and the callers' checks; the rest is not downloaded.
+        reader.cancel().catch(() => undefined);
+        return bodyOf(chunks, maxBytes, false);
+      }
     }
-    chunks.push(chunk);
+  } catch (err) {
+    if (!cutSlowBody) {
+      throw err;
+    }
+    // The answer broke off (or the fetch signal fired) after its status arrived: the status stands.
+    return bodyOf(chunks, maxBytes, false);
+  } finally {
+    clearTimeout(timer);
   }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 function classify(err: unknown, timeoutMs: number): HttpCallError {
@@ -39,19 +100,33 @@ function classify(err: unknown, timeoutMs: number): HttpCallError {
   if (e.name === 'TimeoutError' || e.name === 'AbortError') {
     return new HttpCallError('timeout', `no complete answer within ${timeoutMs} ms`);
   }
-  const cause = e.cause?.message ?? e.message ?? String(err);
+  const cause = redactUserinfo(e.cause?.message ?? e.message ?? String(err));
   if (/redirect/i.test(cause)) {
     return new HttpCallError('redirect', 'the server answered with a redirect (not followed)');
   }
   return new HttpCallError('network', cause);
 }
 
-/** POSTs a body and returns the status and text of the answer, whatever the status. */
-export async function postText(
-  url: string,
-  body: string,
-  opts: { contentType: string; timeoutMs: number; maxBytes: number; headers?: Record<string, string> },
-): Promise<HttpResponse> {
+/**
+ * fetch refuses a URL with credentials (a TypeError that reads like a network failure and quotes
+ * the password); such a URL is refused here, before anything is sent, and never quoted.
+ */
+function checkUrl(url: string): void {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new HttpCallError('bad_url', 'not an absolute URL');
+  }
+  if (u.username !== '' || u.password !== '') {
+    throw new HttpCallError('bad_url', 'the URL holds credentials (user:password@), which are never sent');
+  }
+}
+
+/** POSTs a body and returns the status and (the first maxBytes of) the answer, whatever the status. */
+export async function postText(url: string, body: string, opts: PostOptions): Promise<HttpResponse> {
+  checkUrl(url);
+  const deadline = Date.now() + opts.timeoutMs;
   try {
     const res = await fetch(url, {
       method: 'POST',
@@ -60,7 +135,8 @@ export async function postText(
       redirect: 'error',
       signal: AbortSignal.timeout(opts.timeoutMs),
     });
-    return { status: res.status, body: await readCapped(res, opts.maxBytes) };
+    const answer = await readCapped(res, opts.maxBytes, deadline, opts.cutSlowBody === true);
+    return { status: res.status, body: answer.text, complete: answer.complete };
   } catch (err) {
     throw classify(err, opts.timeoutMs);
   }

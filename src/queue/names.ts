@@ -16,6 +16,13 @@ export type QueueOptions = {
    * when the reconciler's next minute came (fault suite drains of 53–89 s).
    */
   maxBackoffMs?: number;
+  /**
+   * A finished or failed job is removed at once (not kept for an hour or a week), so its job id is
+   * free for the next enqueue: a queue with one fixed id per unit of work (deliveries: one per
+   * destination) then has at most one job of that unit waiting or running. In-process, ids are
+   * always freed when a job ends.
+   */
+  removeFinished?: boolean;
 };
 
 /** Delay before the retry that follows `attemptsMade` tries (1 after the first failure). */
@@ -40,8 +47,9 @@ export const QUEUE_OPTIONS: Readonly<Record<string, QueueOptions>> = {
   // undecided after that are re-enqueued every minute by the reconciler.
   [QUEUES.attribution]: { attempts: 12, backoffMs: 500, concurrency: 64, timeoutMs: 120_000, maxBackoffMs: 5_000 },
   // Outgoing deliveries (Meta CAPI, webhooks): rows carry the same attempts and backoff, then go dead.
-  // Rows are leased per attempt, so a retry of a stuck job sends only what is still due.
-  [QUEUES.deliveries]: { attempts: 8, backoffMs: 1000, concurrency: 4, timeoutMs: 120_000 },
+  // Rows are leased per attempt, so a retry of a stuck job sends only what is still due. One job id
+  // per destination: a destination that hangs holds one of the 4 slots, never all of them.
+  [QUEUES.deliveries]: { attempts: 8, backoffMs: 1000, concurrency: 4, timeoutMs: 120_000, removeFinished: true },
   // One daily pass at a time; a retry continues where it stopped (installs pushed today are skipped).
   [QUEUES.uninstallPass]: { attempts: 3, backoffMs: 60_000, concurrency: 1 },
 };

@@ -68,8 +68,8 @@ export function createBullQueue(
           attempts: o.attempts,
           // 'capped': the worker's backoffStrategy (retryDelayMs) computes it.
           backoff: { type: o.maxBackoffMs === undefined ? 'exponential' : 'capped', delay: o.backoffMs },
-          removeOnComplete: { age: 3600, count: 10_000 },
-          removeOnFail: { age: 7 * 24 * 3600 },
+          removeOnComplete: o.removeFinished ? true : { age: 3600, count: 10_000 },
+          removeOnFail: o.removeFinished ? true : { age: 7 * 24 * 3600 },
         },
       });
       // Connection errors are logged once by the connection's own listener (src/deps.ts).

@@ -1,6 +1,6 @@
 // Adds (or updates) a project webhook for install and/or signup notifications. The signing secret
-// is generated here, shown once, and stored sealed under SECRETS_KEY. Only http(s) URLs; the URL is
-// the project's own endpoint (the operator adds it through the CLI).
+// is generated here, shown once, and stored sealed under SECRETS_KEY. Only http(s) URLs without
+// credentials; the URL is the project's own endpoint (the operator adds it through the CLI).
 import { randomBytes } from 'node:crypto';
 import type { PgDeps } from '../../deps.ts';
 import { encryptSecret, loadSecretsKey } from '../../lib/secrets.ts';
@@ -24,6 +24,11 @@ export async function addWebhook(
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new InputError('--url must be an absolute http(s) URL');
+  }
+  // fetch refuses user:password@ URLs, so such a hook would never be delivered; the receiver checks
+  // x-signature instead. The URL is not echoed: it holds a password.
+  if (url.username !== '' || url.password !== '') {
+    throw new InputError('--url must not hold credentials (user:password@): receivers check x-signature');
   }
   const bad = input.events.find((e) => !(WEBHOOK_EVENTS as readonly string[]).includes(e));
   if (bad !== undefined || input.events.length === 0) {

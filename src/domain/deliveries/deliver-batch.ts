@@ -9,6 +9,7 @@ import {
   claimDueDeliveries,
   type Delivery,
   finishDeliveries,
+  releaseDeliveries,
   retryDeliveries,
 } from '../../store/postgres/deliveries.ts';
 import { logAttempt } from './log-attempt.ts';
@@ -18,7 +19,8 @@ import { sendMetaBatch } from './send-meta-batch.ts';
 import { sendWebhook } from './send-webhook.ts';
 
 export const META_BATCH_LIMIT = 1000;
-// Sent one by one at up to 5 s each: the batch must finish well inside the claim lease.
+// Sent one by one at up to 5 s each: the batch must finish well inside the claim lease (a hanging
+// endpoint ends it after one timeout, see deliverWebhooks).
 const WEBHOOK_BATCH_LIMIT = 10;
 /** Meta rejects a whole request holding an event older than 7 days; keep a minute of margin. */
 export const META_MAX_AGE_MS = 7 * 24 * 3600 * 1000 - 60_000;
@@ -105,15 +107,30 @@ async function deliverMeta(deps: DeliverDeps, job: DeliverJob, rows: Delivery[])
   return { ...out, ...(await record(deps, job, fresh, result, startedAtMs)) };
 }
 
+/**
+ * Rows one by one. After a timeout or a network failure (no status: the endpoint hangs or is away)
+ * the rest are given back untried instead of waiting 5 s each: the job ends (and retries with
+ * backoff) within one timeout, and rows that were never sent do not use up their attempts.
+ */
 async function deliverWebhooks(deps: DeliverDeps, job: DeliverJob, rows: Delivery[]): Promise<BatchOutcome> {
   const out: BatchOutcome = { claimed: rows.length, sent: 0, stale: 0, dead: 0, retry: false };
-  for (const row of rows) {
+  for (const [i, row] of rows.entries()) {
     const startedAtMs = deps.now();
     const result = await sendWebhook(deps, job.destination, row, startedAtMs);
     const r = await record(deps, job, [row], result, startedAtMs);
     out.sent += r.sent;
     out.dead += r.dead;
     out.retry ||= r.retry;
+    const rest = rows.slice(i + 1);
+    if (result.outcome === 'retry' && result.httpStatus === 0 && rest.length > 0) {
+      await releaseDeliveries(
+        deps.sql,
+        rest.map((d) => d.id),
+      );
+      // Still due, and the endpoint failing: the job's retry with backoff picks them up.
+      out.retry = true;
+      break;
+    }
   }
   return out;
 }

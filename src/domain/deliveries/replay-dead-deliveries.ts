@@ -13,7 +13,7 @@ export async function replayDeadDeliveries(
   // Without a queue (Postgres-only CLI) the schedule's next tick picks them up.
   if (deps.queue) {
     for (const d of destinations) {
-      await enqueueDelivery({ queue: deps.queue }, d, now);
+      await enqueueDelivery({ queue: deps.queue }, d);
     }
   }
   return { destinations: destinations.length };

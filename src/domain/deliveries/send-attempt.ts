@@ -1,7 +1,9 @@
 // One HTTP attempt of a delivery, classified the way every outgoing delivery retries:
 // 2xx sent; 5xx, 429, a timeout or a network failure retried later; any other 4xx never retried
-// (the request itself is wrong); a redirect is not followed and not retried (misconfiguration).
-import { HttpCallError, postText } from '../../lib/http-client.ts';
+// (the request itself is wrong); a redirect or a URL that cannot be sent is not retried
+// (misconfiguration). The status decides: the answer's body only fills the log (and Meta's
+// events_received check), so a long body is cut at RESPONSE_MAX_BYTES, never a failure.
+import { HttpCallError, postText, redactUserinfo } from '../../lib/http-client.ts';
 
 export type AttemptOutcome = 'sent' | 'retry' | 'dead';
 export type AttemptResult = { outcome: AttemptOutcome; httpStatus: number; latencyMs: number; summary: string };
@@ -18,11 +20,17 @@ export function classifyStatus(status: number): AttemptOutcome {
   return status >= 500 || status === 429 || status === 408 ? 'retry' : 'dead';
 }
 
-/** POSTs JSON; `accept` may turn a 2xx with an unexpected answer into a retry. */
+/** The answer's body as the caller's check sees it: `complete` is false when it was cut. */
+export type AnswerCheck = (body: string, complete: boolean) => string | undefined;
+
+/**
+ * POSTs JSON; `accept` may turn a 2xx with an unexpected answer into a retry. `cutSlowBody`: a body
+ * still open at the time limit is cut there instead of making the attempt a timeout (see postText).
+ */
 export async function sendAttempt(
   url: string,
   body: string,
-  opts: { timeoutMs: number; headers?: Record<string, string>; accept?: (body: string) => string | undefined },
+  opts: { timeoutMs: number; headers?: Record<string, string>; accept?: AnswerCheck; cutSlowBody?: boolean },
 ): Promise<AttemptResult> {
   const started = performance.now();
   const latency = () => Math.round(performance.now() - started);
@@ -32,9 +40,10 @@ export async function sendAttempt(
       timeoutMs: opts.timeoutMs,
       maxBytes: RESPONSE_MAX_BYTES,
       headers: opts.headers,
+      cutSlowBody: opts.cutSlowBody,
     });
     const outcome = classifyStatus(res.status);
-    const problem = outcome === 'sent' ? opts.accept?.(res.body) : undefined;
+    const problem = outcome === 'sent' ? opts.accept?.(res.body, res.complete) : undefined;
     return {
       outcome: problem ? 'retry' : outcome,
       httpStatus: res.status,
@@ -42,7 +51,7 @@ export async function sendAttempt(
       summary: summarize(problem ?? res.body),
     };
   } catch (err) {
-    const e = err instanceof HttpCallError ? err : new HttpCallError('network', String(err));
+    const e = err instanceof HttpCallError ? err : new HttpCallError('network', redactUserinfo(String(err)));
     const outcome: AttemptOutcome = e.kind === 'timeout' || e.kind === 'network' ? 'retry' : 'dead';
     return { outcome, httpStatus: 0, latencyMs: latency(), summary: summarize(`${e.kind}: ${e.message}`) };
   }

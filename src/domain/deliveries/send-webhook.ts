@@ -35,5 +35,8 @@ export async function sendWebhook(
   );
   const body = JSON.stringify(row.payload);
   const headers = { 'x-signature': signWebhook(secret, Math.floor(nowMs / 1000), body), 'x-delivery-id': row.id };
-  return sendAttempt(hook.url, body, { timeoutMs: WEBHOOK_TIMEOUT_MS, headers });
+  // The status is the receiver's answer: once a 2xx status line and headers are in, the delivery is
+  // accepted even if the body never ends (a timeout there would POST it again: a duplicate for a
+  // receiver that ignores x-delivery-id).
+  return sendAttempt(hook.url, body, { timeoutMs: WEBHOOK_TIMEOUT_MS, headers, cutSlowBody: true });
 }

@@ -123,6 +123,14 @@ export async function retryDeliveries(
   return rows.filter((r) => r.status === 'dead').length;
 }
 
+/** Claimed rows given back unsent and untried (no attempt counted): due again at once. */
+export async function releaseDeliveries(sql: Sql, ids: string[]): Promise<void> {
+  if (ids.length === 0) {
+    return;
+  }
+  await sql`UPDATE deliveries SET lease_until = NULL WHERE id = ANY (${ids}::bigint[]) AND status = 'pending'`;
+}
+
 export async function listDueDestinations(sql: Sql, now: Date): Promise<{ projectId: string; destination: string }[]> {
   const rows = await sql<{ project_id: string; destination: string }[]>`
     SELECT DISTINCT project_id, destination FROM deliveries
