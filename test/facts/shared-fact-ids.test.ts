@@ -52,7 +52,9 @@ describe('one event_id in two projects', () => {
 
     expect(await outboxRows(deps, b.p.project.id)).toEqual({});
     expect(await chCounts(deps, 'events', a.p.project.id)).toEqual({ rows: 2, unique: 2 });
-    expect(await eventFacts(deps, b.p)).toMatchObject([{ event_id: 'order-1', user_id: 'bob', event_name: 'purchase' }]);
+    expect(await eventFacts(deps, b.p)).toMatchObject([
+      { event_id: 'order-1', user_id: 'bob', event_name: 'purchase' },
+    ]);
   });
 
   it('when a batch with both projects\' "order-1" is refused for a bad row and goes row by row, then both are stored', async () => {
