@@ -192,17 +192,34 @@ describe('D10 consuming Meta (API10)', () => {
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"events_received":0}'),
     );
     const notJson = await sendVia((res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>ok</html>'));
+    // An 8 MiB answer is read up to the 64 KiB cap only, and its leading events_received still
+    // decides: the right count is an accepted 200 (Meta lists the count first), a wrong one is not.
     const huge = await sendVia((res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(`{"events_received":1,"pad":"${'x'.repeat(8 * 1024 * 1024)}"}`);
+    });
+    const hugeWrong = await sendVia((res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(`{"events_received":0,"pad":"${'x'.repeat(8 * 1024 * 1024)}"}`);
+    });
+    const hugeNoCount = await sendVia((res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(`{"pad":"${'x'.repeat(8 * 1024 * 1024)}","events_received":1}`);
     });
     tally.check(redirect302.result?.outcome === 'dead', `302: ${JSON.stringify(redirect302.result)}`);
     tally.check(redirect307.result?.outcome === 'dead', `307: ${JSON.stringify(redirect307.result)}`);
     tally.check(target.hits === 0, `redirect target was called ${target.hits} times`);
     tally.check(wrongCount.result?.outcome === 'retry', `wrong count: ${JSON.stringify(wrongCount.result)}`);
     tally.check(notJson.result?.outcome === 'retry', `not JSON: ${JSON.stringify(notJson.result)}`);
-    tally.check(huge.result?.outcome !== 'sent', `8 MiB answer trusted: ${huge.result?.outcome}`);
-    tally.check((huge.result?.summary.length ?? 0) <= 500, 'huge answer kept whole');
+    tally.check(huge.result?.outcome === 'sent', `8 MiB answer with the right count: ${huge.result?.outcome}`);
+    tally.check(hugeWrong.result?.outcome === 'retry', `8 MiB answer with a wrong count: ${hugeWrong.result?.outcome}`);
+    tally.check(
+      hugeNoCount.result?.outcome === 'retry',
+      `8 MiB answer, count past the cap: ${hugeNoCount.result?.outcome}`,
+    );
+    for (const r of [huge, hugeWrong, hugeNoCount]) {
+      tally.check((r.result?.summary.length ?? 0) <= 500, 'huge answer kept whole');
+    }
     figure('D10 Meta answers', { probes: tally.probes, trusted_or_followed: tally.bad });
 
     expect(tally.failures).toEqual([]);
