@@ -37,6 +37,8 @@ export type RemovedPayment = {
   capturedAt: Date;
   /** The install's platform ('' when the install row is gone). */
   platform: string;
+  /** The capture's fact id (its `payments` row in ClickHouse). */
+  factId: string;
 };
 
 type RemovedRow = {
@@ -49,6 +51,7 @@ type RemovedRow = {
   amount: string;
   captured_at: Date;
   platform: string;
+  fact_id: string;
 };
 
 /**
@@ -72,9 +75,9 @@ export async function markPaymentsRemoved(
     WITH removed AS (
       UPDATE payments SET removed_at = ${removedAt}
       WHERE project_id = ${projectId} AND removed_at IS NULL ${byPayment} ${byUser}
-      RETURNING id, payment_id, user_id, install_instance_id, type, status, amount, captured_at)
+      RETURNING id, payment_id, user_id, install_instance_id, type, status, amount, captured_at, fact_id)
     SELECT r.id::text, r.payment_id, r.user_id, r.install_instance_id, r.type, r.status, r.amount::text,
-      r.captured_at, COALESCE(i.platform, '') AS platform
+      r.captured_at, COALESCE(i.platform, '') AS platform, r.fact_id
     FROM removed r
     LEFT JOIN installs i ON i.project_id = ${projectId} AND i.install_instance_id = r.install_instance_id
     ORDER BY r.id`;
@@ -88,5 +91,6 @@ export async function markPaymentsRemoved(
     amount: r.amount,
     capturedAt: r.captured_at,
     platform: r.platform,
+    factId: r.fact_id,
   }));
 }

@@ -2,16 +2,21 @@
 // shown, so 200 {msg, status, data: {message, removed}}). payment_id removes that payment (of
 // user_id too, when given); user_id alone (or payment_id "") removes every payment of the user.
 // Each removal marks payments.removed_at and writes a `payments` fact with sign -1, the same
-// amount and the capture's time and day, so sum(amount * sign) nets to zero; repeats remove nothing.
+// amount and the capture's time, day and attribution, so sum(amount * sign) nets to zero on the
+// capture's campaign; repeats remove nothing.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { ATTRIBUTION_WAIT_MS } from '../../../src/domain/facts/enrich-facts.ts';
 import {
   attribute,
   attributedInstall,
+  campaignWithListings,
+  clickLink,
   flushFacts,
   init,
   post,
   type Res,
+  randomIp,
   useClientHarness,
 } from '../../support/client.ts';
 import { netRevenue, outboxCount, paymentFacts, signUp } from '../../support/commerce.ts';
@@ -199,6 +204,53 @@ describe('200 removed', () => {
       [1, '2024-03-01 10:30:00.000', '2024-03-02'],
       [-1, '2024-03-01 10:30:00.000', '2024-03-02'],
     ]);
+  });
+});
+
+describe('200 removed, attribution changed since the capture', () => {
+  it("when the capture went out organic after the wait and the install was decided later, then the refund nets out on the capture's campaign", async () => {
+    // Enriched again when written, the refund landed on the campaign decided since (-12.5 there)
+    // while the capture stayed organic (+12.5): neither key netted to zero.
+    const { deps } = h();
+    const p = await newProject(deps);
+    const campaign = await campaignWithListings(deps, p);
+    const ip = randomIp();
+    const { referrer } = await clickLink(h(), campaign, { ip });
+    await flushFacts(h());
+    const iid = randomUUID();
+    expect(
+      (await init(h(), p.token, { install_instance_id: iid, device_data: { install_ref: referrer } }, ip)).statusCode,
+    ).toBe(202);
+    await signUp(h(), p, iid, 'u-late');
+    const pay = await post(h(), 'capture-payment', {
+      token: p.token,
+      platform: 'ANDROID',
+      install_instance_id: iid,
+      amount: 12.5,
+      payment_id: 'late-1',
+    });
+    expect(pay.statusCode).toBe(201);
+    // The attribution is late (a backlog, a network resolver retrying): the writer stops waiting.
+    const realNow = deps.now;
+    const later = realNow() + ATTRIBUTION_WAIT_MS + 60_000;
+    deps.now = () => later;
+    try {
+      await flushFacts(h());
+    } finally {
+      deps.now = realNow;
+    }
+    expect((await attribute(h(), p, iid))?.method).toBe('play_referrer');
+
+    expect((await remove(p, iid, { payment_id: 'late-1' })).json()).toEqual(ONE);
+    await flushFacts(h());
+
+    const rs = await deps.ch.query({
+      query: `SELECT campaign_id, toString(sum(amount * sign)) AS net, toString(sum(sign)) AS n FROM payments
+        WHERE project_id = {p:String} GROUP BY campaign_id ORDER BY campaign_id`,
+      format: 'JSONEachRow',
+      query_params: { p: p.project.id },
+    });
+    expect(await rs.json()).toEqual([{ campaign_id: 0, net: '0', n: '0' }]);
   });
 });
 
