@@ -260,15 +260,26 @@ export async function saveReengagement(
     WHERE project_id = ${projectId} AND install_instance_id = ${installInstanceId}`;
 }
 
-/** The newest install of a user, or of a device advertising id (gaid or idfa). */
+/**
+ * A user's install: the one it registered through (what attributed-users and revenue use), else
+ * the newest tied to it; or the newest install of a device advertising id (gaid or idfa). By the
+ * newest tied install alone, a user who logged out and another who logged in on the same device
+ * made the first one's lookup answer 204, while attributed-users listed it under its campaign.
+ */
 export async function findInstallForLookup(
   sql: Sql,
   projectId: string,
   by: { userId?: string; adId?: string },
 ): Promise<InstallRecord | undefined> {
   if (by.userId !== undefined) {
-    const [row] = await sql<Row[]>`SELECT * FROM installs WHERE project_id = ${projectId} AND user_id = ${by.userId}
-      ORDER BY created_at DESC LIMIT 1`;
+    const [row] = await sql<Row[]>`
+      (SELECT 0 AS pick, i.* FROM app_users u JOIN installs i
+        ON i.project_id = u.project_id AND i.install_instance_id = u.install_instance_id
+        WHERE u.project_id = ${projectId} AND u.user_id = ${by.userId})
+      UNION ALL
+      (SELECT 1 AS pick, * FROM installs WHERE project_id = ${projectId} AND user_id = ${by.userId}
+        ORDER BY created_at DESC LIMIT 1)
+      ORDER BY pick LIMIT 1`;
     return row ? toInstall(row) : undefined;
   }
   const id = (by.adId ?? '').toLowerCase();

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { attribute, attributedInstall, flushFacts, init, installRows } from '../../support/client.ts';
 import { newProject, type TestProject, useHarness } from '../../support/harness.ts';
+import { trigger } from '../../support/users.ts';
 
 const h = useHarness({ env: { RATE_LIMITS_ENABLED: 'false' } });
 
@@ -167,6 +168,42 @@ describe('200', () => {
     const res = await lookup({ headers: { 'linkrunner-key': p.serverKey } as never }, `device_identifier=${gaid}`);
 
     expect(res.statusCode).toBe(200);
+  });
+});
+
+describe('user_id: the install the user registered through', () => {
+  const ids = (res: { json: () => { data: { users: { user_data: { id: string } }[] } } }) =>
+    res
+      .json()
+      .data.users.map((u) => u.user_data.id)
+      .sort();
+  const attributedUsers = (p: TestProject, displayId: string) =>
+    h().app.inject({ method: 'GET', url: `/api/v1/attributed-users?display_id=${displayId}`, headers: p.headers });
+
+  it('when another user logged in on the same device after it, then the first user is still found with its campaign', async () => {
+    // By the newest install tied to the user, this answered 204 while attributed-users listed it.
+    const p = await newProject(h().deps);
+    const { campaign, iid } = await attributedInstall(h(), p);
+    expect((await trigger(h(), p.token, iid, 'user-a')).json().data.trigger).toBe(true);
+    expect((await trigger(h(), p.token, iid, 'user-b')).json().data.trigger).toBe(true);
+    expect(ids(await attributedUsers(p, campaign.displayId))).toEqual(['user-a', 'user-b']);
+
+    const res = await lookup(p, 'user_id=user-a');
+
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.display_id).toBe(campaign.displayId);
+  });
+
+  it('when the user later logged in on a second, organic device, then the campaign that brought it is answered', async () => {
+    const p = await newProject(h().deps);
+    const { campaign, iid } = await attributedInstall(h(), p);
+    await trigger(h(), p.token, iid, 'user-2dev');
+    await trigger(h(), p.token, await organicInstall(p), 'user-2dev');
+    expect(ids(await attributedUsers(p, campaign.displayId))).toEqual(['user-2dev']);
+
+    const res = await lookup(p, 'user_id=user-2dev');
+
+    expect(res.json().data).toMatchObject({ display_id: campaign.displayId, attribution_type: 'INORGANIC' });
   });
 });
 
