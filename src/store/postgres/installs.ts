@@ -116,7 +116,12 @@ export type NewInstall = {
   initLink: string | null;
 };
 
-/** Inserts the install, or counts another open of it; `created` tells which. */
+/**
+ * Inserts the install, or counts another open of it; `created` tells which. A device id the first
+ * init lacked is taken from a later one (iOS sends idfa only once ATT is granted, after the first
+ * launch; an Android gaid may come late): kept first-init only, the install was never found by it
+ * (get-attribution-result 204) and a pending install never got its ad id signal. One it has is kept.
+ */
 export async function upsertInstall(sql: Sql, i: NewInstall): Promise<{ created: boolean; install: InstallRecord }> {
   const [row] = await sql<Row[]>`
     INSERT INTO installs (project_id, install_instance_id, processing_id, platform, gaid, idfa, idfv, android_id, ip,
@@ -129,6 +134,9 @@ export async function upsertInstall(sql: Sql, i: NewInstall): Promise<{ created:
     ON CONFLICT (project_id, install_instance_id) DO UPDATE SET
       previous_seen_at = installs.last_seen_at, last_seen_at = now(), open_count = installs.open_count + 1,
       app_version = EXCLUDED.app_version, package_version = EXCLUDED.package_version,
+      gaid = COALESCE(NULLIF(installs.gaid, ''), EXCLUDED.gaid), idfa = COALESCE(NULLIF(installs.idfa, ''), EXCLUDED.idfa),
+      idfv = COALESCE(NULLIF(installs.idfv, ''), EXCLUDED.idfv),
+      android_id = COALESCE(NULLIF(installs.android_id, ''), EXCLUDED.android_id),
       install_ref = CASE WHEN installs.install_ref = '' THEN EXCLUDED.install_ref ELSE installs.install_ref END,
       init_link = COALESCE(installs.init_link, EXCLUDED.init_link)
     RETURNING (xmax = 0) AS created, *`;

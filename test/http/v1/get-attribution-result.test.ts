@@ -207,6 +207,38 @@ describe('user_id: the install the user registered through', () => {
   });
 });
 
+describe('device ids a later init brings', () => {
+  // Kept from the first init only, the install was never found by them (204).
+  it('when iOS sends idfa only on a later init (ATT granted after the first launch), then the install is found by it', async () => {
+    const p = await newProject(h().deps);
+    const iid = 'AbCdEfGhIjKlMnOpQr01';
+    const base = { device: 'iPhone', system_version: '17.4', brand: 'Apple', idfv: randomUUID().toUpperCase() };
+    expect(
+      (await init(h(), p.token, { install_instance_id: iid, platform: 'IOS', device_data: base })).statusCode,
+    ).toBe(202);
+    await attribute(h(), p, iid);
+    const idfa = randomUUID().toUpperCase();
+    await init(h(), p.token, { install_instance_id: iid, platform: 'IOS', device_data: { ...base, idfa } });
+
+    const res = await lookup(p, `device_identifier=${idfa}`);
+
+    expect(res.statusCode).toBe(200);
+    expect((await installRows(h().deps, p))[0]).toMatchObject({ idfa: idfa.toLowerCase() });
+  });
+
+  it('when an Android gaid comes on a second init while pending, then it is kept, and a third init cannot change it', async () => {
+    const p = await newProject(h().deps);
+    const iid = randomUUID();
+    const gaid = randomUUID();
+    await init(h(), p.token, { install_instance_id: iid, device_data: { gaid: '' } });
+    await init(h(), p.token, { install_instance_id: iid, device_data: { gaid } });
+    await init(h(), p.token, { install_instance_id: iid, device_data: { gaid: randomUUID() } });
+    await attribute(h(), p, iid);
+
+    expect((await lookup(p, `device_identifier=${gaid}`)).statusCode).toBe(200);
+  });
+});
+
 describe('204', () => {
   it.each([
     ['an unknown device identifier', () => `device_identifier=${randomUUID()}`],
