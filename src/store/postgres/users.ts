@@ -5,6 +5,17 @@ import type { Sql } from './pool.ts';
 /** Extras merged past this many keys replace the stored ones instead (a user row stays bounded). */
 const MAX_EXTRA_KEYS = 300;
 
+/**
+ * `incoming` user_data fields over `current` (SQL expressions), except that "" or null never
+ * replaces a stored value: RN's bridge sends "" for a JS null, as for name, email and phone, and a
+ * later call with `mixpanel_distinct_id: ""` erased the stored id.
+ */
+function mergedExtras(sql: Sql, current: string, incoming: ReturnType<Sql['unsafe']> | ReturnType<Sql>) {
+  const cur = sql.unsafe(current);
+  return sql`${cur} || COALESCE((SELECT jsonb_object_agg(e.key, e.value) FROM jsonb_each(${incoming}) e
+    WHERE NOT (e.value IN ('""'::jsonb, 'null'::jsonb) AND ${cur} ? e.key)), '{}'::jsonb)`;
+}
+
 export type NewAppUser = {
   projectId: string;
   userId: string;
@@ -81,7 +92,8 @@ export async function upsertAppUser(sql: Sql, u: NewAppUser): Promise<{ created:
       email = COALESCE(EXCLUDED.email, app_users.email),
       phone = COALESCE(EXCLUDED.phone, app_users.phone),
       user_data = CASE WHEN (SELECT count(*) FROM jsonb_object_keys(app_users.user_data || EXCLUDED.user_data))
-          > ${MAX_EXTRA_KEYS} THEN EXCLUDED.user_data ELSE app_users.user_data || EXCLUDED.user_data END,
+          > ${MAX_EXTRA_KEYS} THEN EXCLUDED.user_data
+        ELSE ${mergedExtras(sql, 'app_users.user_data', sql.unsafe('EXCLUDED.user_data'))} END,
       device_data = CASE WHEN EXCLUDED.device_data = '{}'::jsonb THEN app_users.device_data ELSE EXCLUDED.device_data END,
       is_first_time_user = COALESCE(app_users.is_first_time_user, EXCLUDED.is_first_time_user),
       user_created_at = COALESCE(app_users.user_created_at, EXCLUDED.user_created_at),
@@ -108,7 +120,7 @@ export async function updateAppUser(sql: Sql, projectId: string, userId: string,
       email = COALESCE(${p.email}, email),
       phone = COALESCE(${p.phone}, phone),
       user_data = CASE WHEN (SELECT count(*) FROM jsonb_object_keys(user_data || ${extras}::jsonb)) > ${MAX_EXTRA_KEYS}
-        THEN ${extras}::jsonb ELSE user_data || ${extras}::jsonb END,
+        THEN ${extras}::jsonb ELSE ${mergedExtras(sql, 'user_data', sql`${extras}::jsonb`)} END,
       device_data = CASE WHEN ${deviceData}::jsonb = '{}'::jsonb THEN device_data ELSE ${deviceData}::jsonb END,
       updated_at = now()
     WHERE project_id = ${projectId} AND user_id = ${userId}`;

@@ -146,6 +146,36 @@ describe('200', () => {
   });
 });
 
+describe('"" for a stored field (RN sends "" for a JS null)', () => {
+  // Merged as sent, "" erased a stored third-party id: attributed-users then returned "".
+  it('when set-user-data sends "" for fields it stored, then they are kept, as name and email are', async () => {
+    const p = await newProject(h().deps);
+    const iid = await registered(p, 'rn-u');
+
+    const res = await setUserData(p.token, {
+      platform: 'ANDROID',
+      install_instance_id: iid,
+      user_data: { id: 'rn-u', name: 'New', email: '', plan: '', ref: null, mixpanel_distinct_id: '' },
+      device_data: {},
+    });
+
+    expect(res.json()).toEqual(UPDATED);
+    const [u] = await appUsers(h().deps, p);
+    expect(u).toMatchObject({ name: 'New', email: 'asha@example.com' });
+    expect(u?.user_data).toEqual({ plan: 'free', ref: 'r1', mixpanel_distinct_id: '' });
+  });
+
+  it('when a login trigger sends "" for a stored field, then it is kept; a new value replaces it', async () => {
+    const p = await newProject(h().deps);
+    const iid = await registered(p, 'rn-v');
+
+    await trigger(h(), p.token, iid, 'rn-v', { user_data: { id: 'rn-v', plan: '', ref: 'r2' } });
+
+    const [u] = await appUsers(h().deps, p);
+    expect(u?.user_data).toEqual({ plan: 'free', ref: 'r2' });
+  });
+});
+
 describe('400', () => {
   it('when the token is missing, then 400', async () => {
     const res = await post(h(), 'set-user-data', { user_data: { id: 'u1' }, install_instance_id: randomUUID() });
