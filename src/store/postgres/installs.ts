@@ -243,6 +243,22 @@ export async function saveInstallDecision(
 }
 
 /**
+ * A Play referrer for a pending install that has none (attribution-data's device_data.install_ref,
+ * spec): true when it was taken.
+ */
+export async function setLateInstallRef(
+  sql: Sql,
+  projectId: string,
+  installInstanceId: string,
+  installRef: string,
+): Promise<boolean> {
+  const res = await sql`UPDATE installs SET install_ref = ${installRef}
+    WHERE project_id = ${projectId} AND install_instance_id = ${installInstanceId}
+      AND attribution_status = 'pending' AND install_ref = ''`;
+  return res.count === 1;
+}
+
+/**
  * The install's link signal: `link` unless it has one, or in place of `replacing` (a link that named
  * no campaign) while that is still the one it has.
  */

@@ -7,7 +7,18 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { attributionCacheKey } from '../../../src/domain/identity/read-attribution.ts';
 import { isoSeconds } from '../../../src/lib/time.ts';
-import { attribute, attributedInstall, attributionData, init, installRows, post } from '../../support/client.ts';
+import {
+  attribute,
+  attributedInstall,
+  attributionData,
+  campaignWithListings,
+  clickLink,
+  flushFacts,
+  init,
+  installRows,
+  post,
+  randomIp,
+} from '../../support/client.ts';
 import { newProject, type TestProject, useHarness } from '../../support/harness.ts';
 
 const h = useHarness({ env: { RATE_LIMITS_ENABLED: 'false' } });
@@ -137,6 +148,47 @@ describe('200', () => {
     const res = await attributionData(h(), p.token, iid.toUpperCase());
 
     expect(res.json()).toEqual(ORGANIC);
+  });
+});
+
+describe('device_data.install_ref (spec: "include install_ref")', () => {
+  it('when the init of a pending install had no Play referrer and attribution-data brings it, then the install is attributed by it', async () => {
+    // Ignored here, the install was decided organic although its click was known.
+    const { deps } = h();
+    const p = await newProject(deps);
+    const campaign = await campaignWithListings(deps, p);
+    const { referrer } = await clickLink(h(), campaign, { ip: randomIp() });
+    await flushFacts(h());
+    const iid = randomUUID();
+    await init(h(), p.token, { install_instance_id: iid, device_data: {} }, randomIp());
+
+    const poll = await post(h(), 'attribution-data', {
+      token: p.token,
+      platform: 'ANDROID',
+      install_instance_id: iid,
+      device_data: { install_ref: referrer },
+    });
+
+    expect(poll.json().data).toMatchObject({ attribution_source: 'PENDING', processing: true });
+    expect((await installRows(deps, p))[0]?.install_ref).toBe(referrer);
+    expect(await attribute(h(), p, iid)).toMatchObject({ method: 'play_referrer', campaignId: campaign.id });
+    expect((await attributionData(h(), p.token, iid)).json().data.campaign_data?.id).toBe(campaign.displayId);
+  });
+
+  it('when the install is decided or already has a referrer, then the one attribution-data brings changes nothing', async () => {
+    const { deps } = h();
+    const p = await newProject(deps);
+    const { iid } = await attributedInstall(h(), p);
+    const before = (await installRows(deps, p))[0]?.install_ref;
+
+    await post(h(), 'attribution-data', {
+      token: p.token,
+      platform: 'ANDROID',
+      install_instance_id: iid,
+      device_data: { install_ref: 'utm_source=other&lr_click_id=nope' },
+    });
+
+    expect((await installRows(deps, p))[0]?.install_ref).toBe(before);
   });
 });
 
