@@ -25,6 +25,24 @@ function trustProxyOption(
   return typeof v === 'number' ? (_addr, hop) => hop < v : v;
 }
 
+/**
+ * Fastify's own JSON parser (same poisoning rules, same errors for a bad body), except that an empty
+ * body is no body: many clients send `Content-Type: application/json` on every request, and a DELETE
+ * without a body answered 400 Invalid JSON body. A route that needs a body then answers its own text.
+ */
+function registerJsonParser(app: FastifyInstance): void {
+  const { onProtoPoisoning = 'error', onConstructorPoisoning = 'error' } = app.initialConfig;
+  const parseJson = app.getDefaultJsonParser(onProtoPoisoning, onConstructorPoisoning);
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body: string, done) => {
+    if (body.length === 0) {
+      done(null, undefined);
+      return;
+    }
+    parseJson(req, body, done);
+  });
+}
+
 export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.log as FastifyBaseLogger,
@@ -61,6 +79,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   app.decorateRequest('rawBody', null);
   // Every body we take is JSON (spec): text/plain is a 415, not a string handed to a route.
   app.removeContentTypeParser('text/plain');
+  registerJsonParser(app);
   registerErrorHandling(app);
   registerHealthRoutes(app, deps);
   registerDocsRoutes(app);

@@ -577,9 +577,15 @@ describe('POST /api/v1/create-campaign', () => {
       await expect400(p, await createRaw(p, 'null'), 'Campaign name is required!');
     });
 
+    it('when the body is empty with the JSON content type, then 400: no body, so the name is missing', async () => {
+      const p = await newProject(h().deps);
+
+      await expect400(p, await createRaw(p, ''), 'Campaign name is required!');
+    });
+
     it.each([
       ['truncated JSON', '{"name":'],
-      ['an empty body', ''],
+      ['only whitespace', ' \n'],
       ['a __proto__ key', '{"name":"x","__proto__":{"admin":true}}'],
       ['a constructor.prototype key', '{"name":"x","constructor":{"prototype":{"admin":true}}}'],
     ])('when the body is %s, then 400 Invalid JSON body.', async (_case, body) => {

@@ -34,6 +34,23 @@ describe('DELETE /api/v1/campaigns/:display_id', () => {
       expect(row?.active).toBe(false);
     });
 
+    it('when it is sent with Content-Type: application/json and no body, then 204 and the row is marked deleted', async () => {
+      // Many HTTP clients send the JSON content type on every request; an empty body is no body.
+      const { app, deps } = h();
+      const p = await newProject(deps);
+      const c = await f.campaign(app, p);
+
+      const res = await app.inject({
+        method: 'DELETE',
+        url: `/api/v1/campaigns/${c.display_id}`,
+        headers: { ...p.headers, 'content-type': 'application/json' },
+      });
+
+      expect(res.statusCode).toBe(204);
+      expect(res.body).toBe('');
+      expect((await f.campaignRow(deps, p, c.display_id))?.deleted_at).toBeInstanceOf(Date);
+    });
+
     it('when it is deleted, then it leaves the list and the other campaigns stay', async () => {
       const { app, deps } = h();
       const p = await newProject(deps);

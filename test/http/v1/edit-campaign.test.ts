@@ -287,6 +287,22 @@ describe('PATCH /api/v1/campaigns/:display_id', () => {
       expect(res.json()).toEqual({ msg: 'Request body must be a JSON object.', status: 400 });
     });
 
+    it('when the body is empty with Content-Type: application/json, then 400 At least one field (name or active) is required for update!', async () => {
+      // An empty body is no body (not a JSON error): the route answers its own spec text.
+      const { p, c } = await projectWithCampaign('Unchanged');
+
+      const res = await h().app.inject({
+        method: 'PATCH',
+        url: `/api/v1/campaigns/${c.display_id}`,
+        headers: { ...p.headers, 'content-type': 'application/json' },
+        payload: '',
+      });
+
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ msg: 'At least one field (name or active) is required for update!', status: 400 });
+      expect((await f.campaignRow(h().deps, p, c.display_id))?.name).toBe('Unchanged');
+    });
+
     it('when the body is not valid JSON, then 400 Invalid JSON body.', async () => {
       const { p, c } = await projectWithCampaign();
 
