@@ -6,6 +6,7 @@ import { MSG } from '../../http/messages.ts';
 import {
   type CampaignFilter,
   countAttributedUsers,
+  findCampaignByDisplayId,
   listCampaigns,
   listNetworkCodes,
 } from '../../store/postgres/campaigns.ts';
@@ -65,8 +66,10 @@ export async function listProjectCampaigns(
     filter.domainId = domain.id;
   }
   if (input.link !== undefined) {
+    // The 400 is for the link alone (invalid, unknown domain, no such campaign: spec); a campaign
+    // that exists but is left out by the other filters is an empty page, as any filter gives.
     const displayId = await displayIdFromLink(deps, project.id, input.link);
-    if (!displayId) {
+    if (!displayId || !(await findCampaignByDisplayId(deps.sql, project.id, displayId))) {
       throw new ApiError(400, MSG.invalidRequestParameters);
     }
     filter.displayId = displayId;
@@ -75,9 +78,6 @@ export async function listProjectCampaigns(
   // Postgres (an uncapped 1e23 is sent as '1e+23' and fails) and is still past the end of any list.
   const offset = Math.min((input.page - 1) * input.limit, Number.MAX_SAFE_INTEGER);
   const { total, rows } = await listCampaigns(deps.sql, project.id, filter, { offset, limit: input.limit });
-  if (input.link !== undefined && total === 0) {
-    throw new ApiError(400, MSG.invalidRequestParameters);
-  }
   const ids = rows.map((r) => r.id);
   const [listings, users] = await Promise.all([
     listingsOfCampaigns(deps.sql, ids),

@@ -415,6 +415,31 @@ describe('GET /api/v1/campaigns', () => {
         expect(ids(byLink.json())).toEqual([target.display_id]);
         expect(ids(byShareable.json())).toEqual([target.display_id]);
       });
+
+      // spec: the 400 is for an invalid link or an unknown domain or campaign; a real campaign that
+      // the other filters leave out is an empty page.
+      it.each([
+        ['filter=INACTIVE and the link of an active campaign', {}, { filter: 'INACTIVE' }, 'inactive campaigns'],
+        [
+          'channel=META and the link of a TIKTOK campaign',
+          { ad_network: 'TIKTOK' },
+          { channel: 'META' },
+          'all campaigns',
+        ],
+      ])('when %s, then 200 with an empty page', async (_case, create, query, scope) => {
+        const { app, deps } = h();
+        const p = await newProject(deps);
+        const c = await f.campaign(app, p, create);
+
+        const res = await list(p, { ...query, link: c.link });
+
+        expect(res.statusCode).toBe(200);
+        expect(res.json()).toEqual({
+          msg: `Successfully retrieved 0 campaigns (${scope}). Showing page 1 of 0.`,
+          status: 200,
+          data: { total_campaigns: 0, campaigns: [], pagination: { total: 0, pages: 0, page: 1, limit: 100 } },
+        });
+      });
     });
 
     it('when users registered through installs of campaigns, then attributed_users counts them per campaign', async () => {
