@@ -235,6 +235,68 @@ describe('domains', () => {
     },
   );
 
+  it('when two new hosts are added to one project at once, then both are added and exactly one is primary', async () => {
+    // Both adds used to read "no primary yet"; the second then hit the one-primary index and was
+    // told its (new) name was already registered.
+    for (let round = 0; round < 5; round++) {
+      const p = await newCliProject();
+      const [a, b] = [unique('ra'), unique('rb')].map((s) => `${s.toLowerCase()}.example.com`);
+
+      const runs = await Promise.all(
+        [a, b].map((name) => cli('domains', 'add', '--project', p.id, '--name', name as string, '--json')),
+      );
+
+      expect(runs.map((r) => [r.code, r.err])).toEqual([
+        [0, ''],
+        [0, ''],
+      ]);
+      const list = await cliJson<DomainJson[]>('domains', 'list', '--project', p.id);
+      expect(list.map((d) => d.name).sort()).toEqual([a, b].sort());
+      expect(list.filter((d) => d.is_primary)).toHaveLength(1);
+    }
+  });
+
+  it('when two new hosts are added at once with --primary, then both are added and the primary is one of them', async () => {
+    for (let round = 0; round < 5; round++) {
+      const p = await newCliProject();
+      const [first, a, b] = [unique('p0'), unique('pa'), unique('pb')].map((s) => `${s.toLowerCase()}.example.com`);
+      await cliJson<DomainJson>('domains', 'add', '--project', p.id, '--name', first as string);
+
+      const runs = await Promise.all(
+        [a, b].map((name) => cli('domains', 'add', '--project', p.id, '--name', name as string, '--primary', '--json')),
+      );
+
+      expect(runs.map((r) => [r.code, r.err])).toEqual([
+        [0, ''],
+        [0, ''],
+      ]);
+      const list = await cliJson<DomainJson[]>('domains', 'list', '--project', p.id);
+      expect(list.filter((d) => d.is_primary).map((d) => d.name)).toEqual([expect.stringMatching(/^p[ab]-/)]);
+    }
+  });
+
+  // A link's Host header finds its project: the service host taken by one project made every other
+  // project's service-host links answer 404.
+  it.each([
+    ["the service's own host (PUBLIC_URL)", 'attr.test', "is this service's own host (PUBLIC_URL)"],
+    ['the service host in another case, with a final dot', 'ATTR.Test.', "is this service's own host (PUBLIC_URL)"],
+    ['localhost', 'localhost', 'is a loopback host'],
+    ['a name under localhost', 'links.localhost', 'is a loopback host'],
+    ['an IPv4 address', '203.0.113.7', 'is an IP address'],
+    ['an IPv6 address', '[2001:db8::1]', 'is an IP address'],
+  ])('when the host is %s, then it exits 2 saying why and nothing is added', async (_case, name, why) => {
+    const p = await newCliProject();
+
+    const r = await cli('domains', 'add', '--project', p.id, '--name', name, '--json');
+
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`--name '${name}' ${why}`);
+    expect(await cliJson<DomainJson[]>('domains', 'list', '--project', p.id)).toEqual([]);
+    const [{ n } = { n: -1 }] = await h().deps.sql<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM domains WHERE name IN ('attr.test', 'localhost', 'links.localhost')`;
+    expect(n).toBe(0);
+  });
+
   it('when listed without --json, then it prints a table marking the primary', async () => {
     const p = await newCliProject();
     const name = `${unique('t').toLowerCase()}.example.com`;

@@ -11,9 +11,21 @@ const toDomain = (r: DomainRow): Domain => ({
   createdAt: r.created_at,
 });
 
-/** Inserts a domain; when primary (or the project's first), it becomes the only primary. */
+/** The host's own uniqueness (0001_projects.sql): a 23505 on it means the name is taken. */
+export const DOMAIN_NAME_CONSTRAINT = 'domains_name_key';
+
+// Advisory lock class for a project's domain writes (two-int form: class, hashtext(project id));
+// spend-rows.ts uses 7_301_010 and skan.ts 7_301_012.
+const DOMAIN_LOCK_CLASS = 7_301_014;
+
+/**
+ * Inserts a domain; when primary (or the project's first), it becomes the only primary. A
+ * project's domain writes are serialised: two concurrent adds both read "no primary" and the second
+ * failed on domains_one_primary, reported as a taken name.
+ */
 export async function insertDomain(sql: Sql, projectId: string, name: string, primary: boolean): Promise<Domain> {
   return sql.begin(async (tx) => {
+    await tx`SELECT pg_advisory_xact_lock(${DOMAIN_LOCK_CLASS}::int, hashtext(${projectId}))`;
     const [{ n } = { n: 0 }] = await tx<{ n: number }[]>`
       SELECT count(*)::int AS n FROM domains WHERE project_id = ${projectId} AND is_primary`;
     const makePrimary = primary || n === 0;
