@@ -13,6 +13,7 @@ import {
   type NewCampaign,
 } from '../../store/postgres/campaigns.ts';
 import { findDomainByName, findPrimaryDomain } from '../../store/postgres/domains.ts';
+import { linkTargets } from '../../store/postgres/link-targets.ts';
 import { asSql } from '../../store/postgres/pool.ts';
 import type { Project } from '../../store/postgres/projects.ts';
 import {
@@ -94,6 +95,10 @@ export async function createCampaign(
         await insertCampaignStoreListings(asSql(tx), newId, listings);
         return newId;
       });
+      // After COMMIT, not inside the transaction: a click between a clear and the commit would
+      // cache the old state (e.g. a display id now shared by two projects still opening on the
+      // service host) for the TTL. A lookup that overlapped this clear is not kept (lookup-cache.ts).
+      linkTargets.clear();
       const created = await findCampaignById(deps.sql, project.id, id);
       if (!created) {
         throw new Error(`campaign ${id} vanished after insert`);

@@ -107,7 +107,10 @@ const SELECT_WITH_DOMAIN = (sql: Sql) => sql`
   LEFT JOIN domains d ON d.id = COALESCE(c.domain_id,
     (SELECT p.id FROM domains p WHERE p.project_id = c.project_id AND p.is_primary))`;
 
-/** Inserts a campaign; a duplicate display_id raises Postgres 23505 on DISPLAY_ID_CONSTRAINT. */
+/**
+ * Inserts a campaign; a duplicate display_id raises Postgres 23505 on DISPLAY_ID_CONSTRAINT. It runs
+ * inside the create transaction, so the caller clears linkTargets once that has committed.
+ */
 export async function insertCampaign(sql: Sql, c: NewCampaign): Promise<number> {
   const [row] = await sql<{ id: number }[]>`
     INSERT INTO campaigns (project_id, display_id, name, deeplink, link_for_desktop_users, android_web_redirect,
@@ -118,8 +121,6 @@ export async function insertCampaign(sql: Sql, c: NewCampaign): Promise<number> 
   if (!row) {
     throw new Error('insert into campaigns returned no row');
   }
-  // A display id shared by two projects' campaigns no longer opens on the service's own host.
-  linkTargets.clear();
   return row.id;
 }
 

@@ -134,6 +134,18 @@ describe('GET /?c=<display_id> and /<display_id>', () => {
       }
     });
 
+    it('when /<id>/ (trailing slash) is opened on the campaign domain or the service host, then it redirects like /<id>', async () => {
+      // The list's link filter reads https://<domain>/<id>/ as this campaign's link.
+      const l = await link({ custom_display_id: uniqueId() });
+      for (const host of [l.host, SERVICE_HOST]) {
+        const res = await visit(`/${l.displayId}/`, host, UA.iphone);
+        expect(res.statusCode, host).toBe(302);
+        expect(res.headers.location).toBe(APP_STORE);
+        expect(res.headers['cache-control']).toBe('no-store');
+      }
+      expect(await clicksOf(l.p)).toHaveLength(2);
+    });
+
     it('when the campaign is inactive, then it still redirects and counts (documented decision)', async () => {
       const l = await link();
       const off = await h().app.inject({
@@ -198,6 +210,12 @@ describe('GET /?c=<display_id> and /<display_id>', () => {
       expect((await visit(`/${id}`, b.host, UA.android)).statusCode).toBe(302);
     });
 
+    it('when /<id>/ names no campaign, then the HTML 404 page, never JSON', async () => {
+      const l = await link();
+      await expectNotFoundPage(await visit('/nope-nope/', l.host, UA.android));
+      await expectNotFoundPage(await visit('/nope-nope/', SERVICE_HOST, UA.android));
+    });
+
     it('when no stored target fits the platform, then the 404 page and nothing is recorded', async () => {
       const { app, deps } = h();
       const p = await newProject(deps);
@@ -217,6 +235,15 @@ describe('GET /?c=<display_id> and /<display_id>', () => {
       const api = await visit('/api/v1/campaigns', l.host, UA.desktop);
       expect(api.statusCode).toBe(401);
       expect(api.json()).toEqual({ msg: 'Unauthorized access.', status: 401 });
+    });
+
+    it('when a fixed route is requested with a trailing slash, then it stays the JSON Route not found., not a link', async () => {
+      const l = await link();
+      for (const url of ['/healthz/', '/readyz/', '/docs/', '/openapi.json/']) {
+        const res = await visit(url, l.host, UA.android);
+        expect(res.statusCode, url).toBe(404);
+        expect(res.json()).toEqual({ msg: 'Route not found.', status: 404 });
+      }
     });
   });
 });

@@ -1,7 +1,7 @@
-// Campaign links: `/?c=<display_id>` and `/<display_id>`, on a link domain or the service's own
-// host. The answer is a 302 to a stored target, the in-app intermediary page, or a 404 page; never
-// JSON, and no /api rate limits. Static routes (/healthz, /docs, /openapi.json) win over the
-// parametric one by Fastify's routing rules.
+// Campaign links: `/?c=<display_id>` and `/<display_id>` (or `/<display_id>/`), on a link domain or
+// the service's own host. The answer is a 302 to a stored target, the in-app intermediary page, or
+// a 404 page; never JSON, and no /api rate limits. Static routes (/healthz, /docs, /openapi.json)
+// win over the parametric one by Fastify's routing rules.
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../../deps.ts';
@@ -56,4 +56,15 @@ export function registerRedirectRoutes(app: FastifyInstance, deps: Deps): void {
   app.get<{ Params: { display_id: string } }>('/:display_id', (req, reply) =>
     answer(deps, req, reply, req.params.display_id),
   );
+  // `/<display_id>/` is the same link (the list's link filter reads it so, and editors and
+  // shorteners add the slash); it answered a JSON 404. Only for this route: `/healthz/` and the
+  // other fixed routes keep their not-found answer rather than becoming a link lookup.
+  app.get<{ Params: { display_id: string } }>('/:display_id/', (req, reply) => {
+    const id = req.params.display_id;
+    // hasRoute reads `:`, `*` and `(` as route syntax; such an id names no fixed route anyway.
+    if (/^[\w.~-]+$/.test(id) && app.hasRoute({ method: 'GET', url: `/${id}` })) {
+      return reply.callNotFound();
+    }
+    return answer(deps, req, reply, id);
+  });
 }
