@@ -4,10 +4,9 @@
 import type { Deps } from '../../deps.ts';
 import { settleAll } from '../../lib/micro-batch.ts';
 import { type ClickLookup, findClicksByIps, findClicksByKeys } from '../../store/clickhouse/clicks.ts';
-import { findCampaignByDisplayId } from '../../store/postgres/campaigns.ts';
 import { devicesSeenBefore, type InstallRecord } from '../../store/postgres/installs.ts';
 import { findPendingClicks, type PendingLookup } from '../../store/postgres/pending-clicks.ts';
-import { displayIdFromLink } from '../campaigns/parse-link.ts';
+import { campaignFromLink } from '../campaigns/parse-link.ts';
 import { clickIdFromReferrer } from '../identity/device-signals.ts';
 import { networkResolvers } from './network-resolvers.ts';
 import { resolveNetworkClaim } from './resolvers.ts';
@@ -20,8 +19,7 @@ async function link(deps: Pick<Deps, 'sql' | 'config'>, install: InstallRecord) 
   if (!install.initLink) {
     return null;
   }
-  const displayId = await displayIdFromLink(deps, install.projectId, install.initLink);
-  const c = displayId ? await findCampaignByDisplayId(deps.sql, install.projectId, displayId) : undefined;
+  const c = await campaignFromLink(deps, install.projectId, install.initLink);
   return c ? { campaignId: c.id, displayId: c.displayId, network: c.network ?? '' } : null;
 }
 

@@ -6,7 +6,6 @@ import { MSG } from '../../http/messages.ts';
 import {
   type CampaignFilter,
   countAttributedUsers,
-  findCampaignByDisplayId,
   listCampaigns,
   listNetworkCodes,
 } from '../../store/postgres/campaigns.ts';
@@ -14,7 +13,7 @@ import { findDomainByName } from '../../store/postgres/domains.ts';
 import type { Project } from '../../store/postgres/projects.ts';
 import { listingsOfCampaigns } from '../../store/postgres/store-listings.ts';
 import { type Campaign, KNOWN_NETWORKS, normalizeNetworkCode } from './campaign.ts';
-import { displayIdFromLink } from './parse-link.ts';
+import { campaignFromLink } from './parse-link.ts';
 
 export type CampaignStatusFilter = 'ACTIVE' | 'INACTIVE' | 'ALL';
 
@@ -68,11 +67,11 @@ export async function listProjectCampaigns(
   if (input.link !== undefined) {
     // The 400 is for the link alone (invalid, unknown domain, no such campaign: spec); a campaign
     // that exists but is left out by the other filters is an empty page, as any filter gives.
-    const displayId = await displayIdFromLink(deps, project.id, input.link);
-    if (!displayId || !(await findCampaignByDisplayId(deps.sql, project.id, displayId))) {
+    const campaign = await campaignFromLink(deps, project.id, input.link);
+    if (!campaign) {
       throw new ApiError(400, MSG.invalidRequestParameters);
     }
-    filter.displayId = displayId;
+    filter.displayId = campaign.displayId;
   }
   // Any positive page is valid, however large (spec): capped, the offset stays an exact bigint for
   // Postgres (an uncapped 1e23 is sent as '1e+23' and fails) and is still past the end of any list.

@@ -1,6 +1,7 @@
 // Reads the display id out of a campaign link: `https://<host>/?c=<id>` or `https://<host>/<id>`.
 // The host must be one of the project's domains or the service's own host.
 import type { Deps } from '../../deps.ts';
+import { type CampaignRecord, findCampaignByDisplayId } from '../../store/postgres/campaigns.ts';
 import { findDomainByName } from '../../store/postgres/domains.ts';
 
 export function displayIdInUrl(url: URL): string | undefined {
@@ -38,4 +39,14 @@ export async function displayIdFromLink(
     return undefined;
   }
   return displayIdInUrl(url);
+}
+
+/** The project's live campaign a link names (displayIdFromLink, then the campaign), if any. */
+export async function campaignFromLink(
+  deps: Pick<Deps, 'sql' | 'config'>,
+  projectId: string,
+  link: string,
+): Promise<CampaignRecord | undefined> {
+  const displayId = await displayIdFromLink(deps, projectId, link);
+  return displayId ? findCampaignByDisplayId(deps.sql, projectId, displayId) : undefined;
 }

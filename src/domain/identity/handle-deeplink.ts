@@ -8,7 +8,7 @@ import type { Deps } from '../../deps.ts';
 import { newTimeId } from '../../lib/ids.ts';
 import { enqueueAttributionOrHold } from '../../queue/enqueue.ts';
 import { findAttributionSettings } from '../../store/postgres/attribution-settings.ts';
-import { type CampaignRecord, findCampaignByDisplayId } from '../../store/postgres/campaigns.ts';
+import type { CampaignRecord } from '../../store/postgres/campaigns.ts';
 import { insertOutboxRows } from '../../store/postgres/fact-outbox.ts';
 import {
   findInstall,
@@ -21,7 +21,7 @@ import { asSql, retryConflicts } from '../../store/postgres/pool.ts';
 import type { Project } from '../../store/postgres/projects.ts';
 import { decisionRow, type RecordedDecision } from '../attribution/attribute-install.ts';
 import { attributionSettings } from '../attribution/settings.ts';
-import { displayIdFromLink } from '../campaigns/parse-link.ts';
+import { campaignFromLink } from '../campaigns/parse-link.ts';
 
 export type DeeplinkAnswer = { deeplink: string; is_linkrunner: boolean; processing: boolean };
 
@@ -96,18 +96,12 @@ async function reengage(deps: Pick<Deps, 'sql' | 'now'>, project: Project, insta
   );
 }
 
-async function isCampaignLink(deps: Pick<Deps, 'sql' | 'config'>, project: Project, url: string): Promise<boolean> {
-  const displayId = await displayIdFromLink(deps, project.id, url);
-  return displayId ? (await findCampaignByDisplayId(deps.sql, project.id, displayId)) !== undefined : false;
-}
-
 export async function handleDeeplink(
   deps: Pick<Deps, 'sql' | 'config' | 'queue' | 'now'>,
   project: Project,
   input: { installInstanceId: string; deeplinkUrl: string },
 ): Promise<DeeplinkAnswer> {
-  const displayId = await displayIdFromLink(deps, project.id, input.deeplinkUrl);
-  const campaign = displayId ? await findCampaignByDisplayId(deps.sql, project.id, displayId) : undefined;
+  const campaign = await campaignFromLink(deps, project.id, input.deeplinkUrl);
   if (!campaign) {
     return { deeplink: input.deeplinkUrl, is_linkrunner: false, processing: false };
   }
@@ -121,7 +115,7 @@ export async function handleDeeplink(
     // first, it hid the campaign and the install was decided organic although this answer said
     // processing.
     const replacing =
-      install.initLink && !(await isCampaignLink(deps, project, install.initLink)) ? install.initLink : null;
+      install.initLink && !(await campaignFromLink(deps, project.id, install.initLink)) ? install.initLink : null;
     await retryConflicts(() =>
       setInitLink(deps.sql, project.id, install.installInstanceId, input.deeplinkUrl, replacing),
     );
