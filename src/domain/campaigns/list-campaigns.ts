@@ -3,6 +3,7 @@
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../http/errors.ts';
 import { MSG } from '../../http/messages.ts';
+import { pageOffset } from '../../lib/page-offset.ts';
 import {
   type CampaignFilter,
   countAttributedUsers,
@@ -73,9 +74,7 @@ export async function listProjectCampaigns(
     }
     filter.displayId = campaign.displayId;
   }
-  // Any positive page is valid, however large (spec): capped, the offset stays an exact bigint for
-  // Postgres (an uncapped 1e23 is sent as '1e+23' and fails) and is still past the end of any list.
-  const offset = Math.min((input.page - 1) * input.limit, Number.MAX_SAFE_INTEGER);
+  const offset = pageOffset(input.page, input.limit);
   const { total, rows } = await listCampaigns(deps.sql, project.id, filter, { offset, limit: input.limit });
   const ids = rows.map((r) => r.id);
   const [listings, users] = await Promise.all([

@@ -7,6 +7,7 @@ import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../http/errors.ts';
 import { MSG } from '../../http/messages.ts';
 import { type LocalDateTime, zonedTimeToUtc } from '../../lib/local-time.ts';
+import { pageOffset } from '../../lib/page-offset.ts';
 import { type CampaignRecord, findCampaignByDisplayId } from '../../store/postgres/campaigns.ts';
 import type { Project } from '../../store/postgres/projects.ts';
 import { type AttributedUserRow, findAttributedUsers } from '../../store/postgres/users.ts';
@@ -48,9 +49,7 @@ export async function listAttributedUsers(
   }
   const from = instant(input.start, input.timezone);
   const to = instant(input.end, input.timezone);
-  // Any positive page is valid, however large (spec): capped, the offset stays an exact bigint for
-  // Postgres (an uncapped 1e23 is sent as '1e+23' and fails) and is still past the end of any list.
-  const offset = Math.min((input.page - 1) * input.limit, Number.MAX_SAFE_INTEGER);
+  const offset = pageOffset(input.page, input.limit);
   const { total, rows } =
     from && to && from > to
       ? { total: 0, rows: [] }

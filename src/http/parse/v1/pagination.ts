@@ -24,7 +24,7 @@ export const paginationQuerySchema = (defaultLimit: number, max: number) =>
  * Any positive integer is a page (spec); one past the end is an empty page. A page is echoed as a
  * JSON number, so one above 2^53 - 1 becomes the nearest double (what a JavaScript client reads for
  * the number it sent) and one too long for a double the largest finite one, never Infinity (null in
- * JSON). The list domains cap the offset they send to SQL (see list-campaigns.ts).
+ * JSON). The list domains cap the offset they send to SQL (lib/page-offset.ts).
  */
 function pageNumber(digits: string): number {
   return Math.min(Number(digits), Number.MAX_VALUE);
