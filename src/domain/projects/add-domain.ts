@@ -7,24 +7,30 @@ import { DOMAIN_NAME_CONSTRAINT, type Domain, insertDomain } from '../../store/p
 import { InputError } from './input-error.ts';
 import { requireProject } from './require-project.ts';
 
-const normalizeHost = (host: string): string => host.trim().toLowerCase().replace(/\.$/, '');
-
 /**
- * Hosts no project may take. A link's Host header finds its project, so the service's own host
- * (PUBLIC_URL) taken by one project made every other project's service-host links answer 404; a
- * loopback name or an IP address is no public link domain.
+ * The host to store, normalised, or an InputError saying why it is none. No project may take the
+ * service's own host (PUBLIC_URL): a link's Host header finds its project, so one project holding it
+ * made every other project's service-host links answer 404. A loopback name or an IP address is no
+ * public link domain either.
  */
-function refusedHost(input: string, name: string, publicUrl: string): string | undefined {
-  if (isIP(input.trim().replace(/^\[(.*)\]$/, '$1')) !== 0) {
-    return `--name '${input}' is an IP address, not a host name (e.g. links.example.com)`;
+function linkHost(input: string, publicUrl: string): string {
+  const name = normalizeDomain(input);
+  if (name === undefined) {
+    throw new InputError(
+      isIP(input.trim().replace(/^\[(.*)\]$/, '$1')) !== 0
+        ? `--name '${input}' is an IP address, not a host name (e.g. links.example.com)`
+        : `--name '${input}' is not a host name (e.g. links.example.com)`,
+    );
   }
   if (name === 'localhost' || name.endsWith('.localhost')) {
-    return `--name '${input}' is a loopback host, not a public link domain (e.g. links.example.com)`;
+    throw new InputError(`--name '${input}' is a loopback host, not a public link domain (e.g. links.example.com)`);
   }
-  if (name === normalizeHost(new URL(publicUrl).hostname)) {
-    return `--name '${input}' is this service's own host (PUBLIC_URL), which serves every project's links`;
+  if (name === normalizeDomain(new URL(publicUrl).hostname)) {
+    throw new InputError(
+      `--name '${input}' is this service's own host (PUBLIC_URL), which serves every project's links`,
+    );
   }
-  return undefined;
+  return name;
 }
 
 export async function addDomain(
@@ -33,14 +39,7 @@ export async function addDomain(
   input: { name: string; primary: boolean },
 ): Promise<Domain> {
   await requireProject(deps, projectId);
-  const refused = refusedHost(input.name, normalizeHost(input.name), deps.config.publicUrl);
-  if (refused) {
-    throw new InputError(refused);
-  }
-  const name = normalizeDomain(input.name);
-  if (!name) {
-    throw new InputError(`--name '${input.name}' is not a host name (e.g. links.example.com)`);
-  }
+  const name = linkHost(input.name, deps.config.publicUrl);
   try {
     return await insertDomain(deps.sql, projectId, name, input.primary);
   } catch (err) {
