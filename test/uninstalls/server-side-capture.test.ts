@@ -10,6 +10,7 @@ import { attributedInstall, flushFacts, installEvents, post, useClientHarness } 
 import { signUp } from '../support/commerce.ts';
 import { type FakePush, fakePushSender } from '../support/fake-push.ts';
 import { newProject, type TestProject } from '../support/harness.ts';
+import { uninstallState } from '../support/uninstalls.ts';
 
 const h = useClientHarness();
 const DAY = 86_400_000;
@@ -36,11 +37,7 @@ async function failDays(fcm: FakePush, p: TestProject, token: string, results: P
   }
 }
 
-async function state(p: TestProject, iid: string) {
-  const [r] = await h().deps.sql`SELECT push_failures, uninstalled_at IS NOT NULL AS uninstalled FROM installs
-    WHERE project_id = ${p.project.id} AND install_instance_id = ${iid}`;
-  return r;
-}
+const state = (p: TestProject, iid: string) => uninstallState(h().deps, p, iid);
 
 async function uninstallCount(p: TestProject): Promise<number> {
   await flushFacts(h());

@@ -10,6 +10,7 @@ import { attributedInstall, flushFacts, init, installEvents, post, useClientHarn
 import { signUp } from '../support/commerce.ts';
 import { type FakePush, fakePushSender } from '../support/fake-push.ts';
 import { newProject, type TestProject } from '../support/harness.ts';
+import { uninstallState } from '../support/uninstalls.ts';
 
 const h = useClientHarness();
 const DAY = 86_400_000;
@@ -43,11 +44,7 @@ async function withToken(token = `fcm:${randomUUID()}`) {
   return { p, campaign, iid, token };
 }
 
-async function state(p: TestProject, iid: string) {
-  const [r] = await h().deps.sql`SELECT push_failures, uninstalled_at IS NOT NULL AS uninstalled FROM installs
-    WHERE project_id = ${p.project.id} AND install_instance_id = ${iid}`;
-  return r;
-}
+const state = (p: TestProject, iid: string) => uninstallState(h().deps, p, iid);
 
 async function uninstallFacts(p: TestProject) {
   await flushFacts(h());
