@@ -10,18 +10,13 @@ import { enqueueAttributionOrHold } from '../../queue/enqueue.ts';
 import { findAttributionSettings } from '../../store/postgres/attribution-settings.ts';
 import type { CampaignRecord } from '../../store/postgres/campaigns.ts';
 import { insertOutboxRows } from '../../store/postgres/fact-outbox.ts';
-import {
-  findInstall,
-  type InstallRecord,
-  lockInstall,
-  saveReengagement,
-  setInitLink,
-} from '../../store/postgres/installs.ts';
+import { findInstall, type InstallRecord, lockInstall, saveReengagement } from '../../store/postgres/installs.ts';
 import { asSql, retryConflicts } from '../../store/postgres/pool.ts';
 import type { Project } from '../../store/postgres/projects.ts';
 import { decisionRow, type RecordedDecision } from '../attribution/attribute-install.ts';
 import { attributionSettings } from '../attribution/settings.ts';
 import { campaignFromLink } from '../campaigns/parse-link.ts';
+import { takeCampaignLink } from './campaign-link.ts';
 
 export type DeeplinkAnswer = { deeplink: string; is_linkrunner: boolean; processing: boolean };
 
@@ -111,14 +106,8 @@ export async function handleDeeplink(
     return { deeplink, is_linkrunner: true, processing: false };
   }
   if (install.attributionStatus === 'pending') {
-    // A link init gave that names no campaign (a product page, say) gives way to this one: kept
-    // first, it hid the campaign and the install was decided organic although this answer said
-    // processing.
-    const replacing =
-      install.initLink && !(await campaignFromLink(deps, project.id, install.initLink)) ? install.initLink : null;
-    await retryConflicts(() =>
-      setInitLink(deps.sql, project.id, install.installInstanceId, input.deeplinkUrl, replacing),
-    );
+    // A link init gave that names no campaign gives way to this one (campaign-link.ts).
+    await takeCampaignLink(deps, install, input.deeplinkUrl);
     await enqueueAttributionOrHold(deps, project.id, install.installInstanceId);
     return { deeplink, is_linkrunner: true, processing: true };
   }

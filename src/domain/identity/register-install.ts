@@ -10,7 +10,9 @@ import { insertOutboxRows } from '../../store/postgres/fact-outbox.ts';
 import { upsertInstall } from '../../store/postgres/installs.ts';
 import { asSql, beginPipelined } from '../../store/postgres/pool.ts';
 import type { Project } from '../../store/postgres/projects.ts';
+import { campaignFromLink } from '../campaigns/parse-link.ts';
 import { undoUninstall } from '../uninstalls/undo-uninstall.ts';
+import { takeCampaignLink } from './campaign-link.ts';
 import { readDeviceSignals } from './device-signals.ts';
 
 export type InitInput = {
@@ -30,7 +32,7 @@ export function processingIdFor(projectId: string, installInstanceId: string): s
 }
 
 export async function registerInstall(
-  deps: Pick<Deps, 'sql' | 'queue' | 'now' | 'log'>,
+  deps: Pick<Deps, 'sql' | 'config' | 'queue' | 'now' | 'log'>,
   project: Project,
   input: InitInput,
   ctx: RequestContext,
@@ -99,6 +101,10 @@ export async function registerInstall(
     return result;
   });
   if (install.attributionStatus === 'pending') {
+    if (!created && input.link && (await campaignFromLink(deps, project.id, input.link))) {
+      // A first init's link that names no campaign gives way to this one (campaign-link.ts).
+      await takeCampaignLink(deps, install, input.link);
+    }
     // The install is committed: if the queue is unreachable (Redis down), the job is held in this
     // process and sent when Redis is back (the reconciler covers a process that stops first), so
     // the app still gets its 202 (a 5xx would make it retry and record a second app open).

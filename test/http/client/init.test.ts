@@ -226,6 +226,24 @@ describe('202', () => {
     expect(decision).toMatchObject({ method: 'link', campaignId: campaign.id, attributionType: 'INORGANIC' });
   });
 
+  it('when a repeated init of a pending install carries a campaign link after one that named no campaign, then the campaign link attributes it', async () => {
+    const { deps } = h();
+    const p = await newProject(deps);
+    const campaign = await campaignWithListings(deps, p);
+    const other = await campaignWithListings(deps, p);
+    const iid = randomUUID();
+    const link = `https://attr.test/${campaign.displayId}`;
+
+    await init(h(), p.token, { install_instance_id: iid, link: 'https://shop.example.com/product/42' });
+    await init(h(), p.token, { install_instance_id: iid, link });
+    // A campaign link, once stored, is kept: a third init with another campaign's link changes nothing.
+    await init(h(), p.token, { install_instance_id: iid, link: `https://attr.test/${other.displayId}` });
+    const decision = await attribute(h(), p, iid);
+
+    expect((await installRows(deps, p))[0]?.init_link).toBe(link);
+    expect(decision).toMatchObject({ method: 'link', campaignId: campaign.id, attributionType: 'INORGANIC' });
+  });
+
   it.each([
     ['a string', 'not-an-object'],
     ['null', null],
