@@ -69,18 +69,22 @@ export async function getAttributionResult(
     return undefined;
   }
   const campaign = install.campaignId ? await findCampaignById(deps.sql, project.id, install.campaignId) : undefined;
+  // A deleted campaign is gone from the API (README), so its install answers ORGANIC; its ad set,
+  // creative, keyword and network go with it (INORGANIC alone means "attributed to a campaign").
+  // The decision as it was made stays in `match`.
+  const ad = campaign ? install : undefined;
   return {
     campaign_name: campaign?.name ?? null,
     display_id: campaign?.displayId ?? null,
     deeplink: campaign?.deeplink ?? null,
     domain_name: campaign?.domainName ?? null,
-    ad_set_id: orNull(install.adSetId),
-    ad_set_name: orNull(install.adSetName),
-    ad_creative_id: orNull(install.creativeId),
-    ad_creative_name: orNull(install.creativeName),
-    keyword_id: orNull(install.keywordId),
-    keyword_name: orNull(install.keywordName),
-    ad_network: campaign ? orNull(install.network) : null,
+    ad_set_id: orNull(ad?.adSetId),
+    ad_set_name: orNull(ad?.adSetName),
+    ad_creative_id: orNull(ad?.creativeId),
+    ad_creative_name: orNull(ad?.creativeName),
+    keyword_id: orNull(ad?.keywordId),
+    keyword_name: orNull(ad?.keywordName),
+    ad_network: orNull(ad?.network),
     attribution_type: campaign ? 'INORGANIC' : 'ORGANIC',
     match: await matchRecord(deps, install),
   };

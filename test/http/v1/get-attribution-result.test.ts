@@ -133,6 +133,36 @@ describe('200', () => {
     });
   });
 
+  it('when the campaign that won the install was deleted, then ORGANIC with every campaign and ad field null, and the decision record kept', async () => {
+    const { deps } = h();
+    const p = await newProject(deps);
+    const { campaign, gaid, clickId } = await attributedInstall(h(), p);
+    const del = await h().app.inject({
+      method: 'DELETE',
+      url: `/api/v1/campaigns/${campaign.displayId}`,
+      headers: p.headers,
+    });
+
+    const res = await lookup(p, `device_identifier=${gaid}`);
+
+    expect(del.statusCode).toBe(204);
+    expect(res.json().data).toEqual({
+      campaign_name: null,
+      display_id: null,
+      deeplink: null,
+      domain_name: null,
+      ad_set_id: null,
+      ad_set_name: null,
+      ad_creative_id: null,
+      ad_creative_name: null,
+      keyword_id: null,
+      keyword_name: null,
+      ad_network: null,
+      attribution_type: 'ORGANIC',
+      match: expect.objectContaining({ method: 'play_referrer', click_id: clickId }),
+    });
+  });
+
   it('when user_id and device_identifier match different installs, then the user_id install wins', async () => {
     const { deps } = h();
     const p = await newProject(deps);
