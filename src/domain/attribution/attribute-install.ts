@@ -105,6 +105,36 @@ export async function attributeInstalls(
   deps: Pick<Deps, 'sql' | 'ch' | 'config' | 'cache' | 'now' | 'log'>,
   jobs: AttributeInstallPayload[],
 ): Promise<AttributionOutcome[]> {
+  const outcomes = await attributeOnce(deps, jobs);
+  // An install whose signals changed while it was decided is decided again, on what it has now. Each
+  // signal can change only a few times (filled once, or a link naming no campaign replaced once), so
+  // this ends; the cap only guards against a loop.
+  for (let round = 0; round < MAX_STALE_ROUNDS; round++) {
+    const stale = outcomes.flatMap((o, i) => (o.status === 'fulfilled' && o.value === STALE ? [i] : []));
+    if (stale.length === 0) {
+      break;
+    }
+    const again = await attributeOnce(
+      deps,
+      stale.map((i) => jobs[i] as AttributeInstallPayload),
+    );
+    stale.forEach((i, k) => {
+      outcomes[i] = again[k] as (typeof outcomes)[number];
+    });
+  }
+  return outcomes.map((o) =>
+    o.status === 'fulfilled' && o.value === STALE
+      ? { status: 'rejected', reason: new RetryLaterError('signals kept changing') }
+      : (o as AttributionOutcome),
+  );
+}
+
+const MAX_STALE_ROUNDS = 5;
+
+async function attributeOnce(
+  deps: Pick<Deps, 'sql' | 'ch' | 'config' | 'cache' | 'now' | 'log'>,
+  jobs: AttributeInstallPayload[],
+): Promise<PromiseSettledResult<Decision | undefined | typeof STALE>[]> {
   const installs = new Map(
     (await findInstalls(deps.sql, jobs)).map((i) => [`${i.projectId}\n${i.installInstanceId}`, i] as const),
   );
@@ -163,11 +193,14 @@ export function attributionBatcher(
   return async (job) => unwrap(await batch(job));
 }
 
+/** A decision not saved because a signal of the install changed while it was made. */
+const STALE = Symbol('stale');
+
 async function decideAndSave(
   deps: Pick<Deps, 'sql' | 'now'>,
   { install, project, cfg }: Ready,
   { signals, candidates }: Gathered,
-): Promise<Decision | undefined> {
+): Promise<Decision | undefined | typeof STALE> {
   const decided = decideAttribution(signals, candidates, cfg);
   // A network claim names our campaign by id only; the record carries its display id too.
   const claimed =
@@ -178,11 +211,12 @@ async function decideAndSave(
   const decisionId = `ad_${newTimeId()}`;
   const row = decisionRow(project, install, decision, decisionId, deps.now());
   // Two runs racing on one install both decide, but only the one whose save wins records a fact
-  // and returns the decision; the other is a no-op, as after a decision. The save is one atomic
-  // UPDATE … WHERE pending, so the body may share a pipeline with other bodies (beginPipelined).
+  // and returns the decision; the other is a no-op, as after a decision. A save made from signals
+  // that changed meanwhile is refused (stale), and the install is decided again. The save is one
+  // atomic statement, so the body may share a pipeline with other bodies (beginPipelined).
   const saved = await beginPipelined(deps.sql, async (txh) => {
     const tx = asSql(txh);
-    const won = await saveInstallDecision(tx, project.id, install.installInstanceId, {
+    const outcome = await saveInstallDecision(tx, install, {
       decisionId,
       method: decision.method,
       campaignId: decision.campaignId || null,
@@ -198,7 +232,7 @@ async function decideAndSave(
       keywordId: decision.keywordId,
       keywordName: decision.keywordName,
     });
-    if (won) {
+    if (outcome === 'saved') {
       await insertOutboxRows(tx, [{ table: 'attributions', factId: decisionId, projectId: project.id, row }]);
       // Facts of this install that waited for the decision go out on the writer's next tick.
       await wakeRestingRows(tx, project.id, install.installInstanceId);
@@ -211,7 +245,10 @@ async function decideAndSave(
         occurredAtMs: deps.now(),
       });
     }
-    return won;
+    return outcome;
   });
-  return saved ? decision : undefined;
+  if (saved === 'stale') {
+    return STALE;
+  }
+  return saved === 'saved' ? decision : undefined;
 }

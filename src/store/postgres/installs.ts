@@ -224,22 +224,40 @@ export type SavedDecision = {
   keywordName: string;
 };
 
-/** Records the decision unless one was already made (a retried job decides once). */
+/**
+ * Records the decision unless one was already made (a retried job decides once): 'saved', or
+ * 'decided' when another run saved first. 'stale' when the install is still pending but a signal the
+ * decision was made from changed meanwhile (a late Play referrer from attribution-data, a campaign
+ * link replacing one that named none, a device id a later init filled): the decision is not saved,
+ * and the caller decides again on the install as it is now.
+ */
 export async function saveInstallDecision(
   sql: Sql,
-  projectId: string,
-  installInstanceId: string,
+  from: InstallRecord,
   d: SavedDecision,
-): Promise<boolean> {
+): Promise<'saved' | 'decided' | 'stale'> {
   // is_reinstall is OR-ed: a trigger may already have marked the install (its user was seen before).
-  const res = await sql`
-    UPDATE installs SET attribution_status = 'decided', decision_id = ${d.decisionId}, attribution_method = ${d.method},
-      campaign_id = ${d.campaignId}, attributed_at = now(), is_reinstall = (is_reinstall OR ${d.isReinstall}), suspicious = ${d.suspicious},
-      click_id = ${d.clickId}, store_click_at = ${d.storeClickAt}, network = ${d.network},
-      ad_set_id = ${d.adSetId}, ad_set_name = ${d.adSetName}, creative_id = ${d.creativeId},
-      creative_name = ${d.creativeName}, keyword_id = ${d.keywordId}, keyword_name = ${d.keywordName}
-    WHERE project_id = ${projectId} AND install_instance_id = ${installInstanceId} AND attribution_status = 'pending'`;
-  return res.count === 1;
+  // The outer SELECT reads the row as the statement found it (pending unless another run won).
+  const [row] = await sql<{ saved: boolean; pending: boolean | null }[]>`
+    WITH saved AS (
+      UPDATE installs SET attribution_status = 'decided', decision_id = ${d.decisionId}, attribution_method = ${d.method},
+        campaign_id = ${d.campaignId}, attributed_at = now(), is_reinstall = (is_reinstall OR ${d.isReinstall}), suspicious = ${d.suspicious},
+        click_id = ${d.clickId}, store_click_at = ${d.storeClickAt}, network = ${d.network},
+        ad_set_id = ${d.adSetId}, ad_set_name = ${d.adSetName}, creative_id = ${d.creativeId},
+        creative_name = ${d.creativeName}, keyword_id = ${d.keywordId}, keyword_name = ${d.keywordName}
+      WHERE project_id = ${from.projectId} AND install_instance_id = ${from.installInstanceId}
+        AND attribution_status = 'pending' AND install_ref = ${from.installRef}
+        AND init_link IS NOT DISTINCT FROM ${from.initLink} AND gaid IS NOT DISTINCT FROM ${from.gaid}
+        AND idfa IS NOT DISTINCT FROM ${from.idfa} AND idfv IS NOT DISTINCT FROM ${from.idfv}
+        AND android_id IS NOT DISTINCT FROM ${from.androidId}
+      RETURNING 1)
+    SELECT EXISTS (SELECT 1 FROM saved) AS saved,
+      (SELECT attribution_status = 'pending' FROM installs
+        WHERE project_id = ${from.projectId} AND install_instance_id = ${from.installInstanceId}) AS pending`;
+  if (row?.saved) {
+    return 'saved';
+  }
+  return row?.pending ? 'stale' : 'decided';
 }
 
 /**

@@ -5,6 +5,7 @@
 // carry no fractional seconds (iOS parses them with ISO8601DateFormatter).
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { attributeInstall } from '../../../src/domain/attribution/attribute-install.ts';
 import { attributionCacheKey } from '../../../src/domain/identity/read-attribution.ts';
 import { isoSeconds } from '../../../src/lib/time.ts';
 import {
@@ -173,6 +174,42 @@ describe('device_data.install_ref (spec: "include install_ref")', () => {
     expect((await installRows(deps, p))[0]?.install_ref).toBe(referrer);
     expect(await attribute(h(), p, iid)).toMatchObject({ method: 'play_referrer', campaignId: campaign.id });
     expect((await attributionData(h(), p.token, iid)).json().data.campaign_data?.id).toBe(campaign.displayId);
+  });
+
+  it('when the referrer arrives while the install is being decided, then the decision is made again with it', async () => {
+    // The decision read the install before attribution-data stored the referrer; saved, it was organic
+    // (the job attribution-data enqueued had the running job's id, so nothing decided again).
+    const { deps } = h();
+    const p = await newProject(deps);
+    const campaign = await campaignWithListings(deps, p);
+    const { referrer } = await clickLink(h(), campaign, { ip: randomIp() });
+    await flushFacts(h());
+    const iid = randomUUID();
+    await init(h(), p.token, { install_instance_id: iid, device_data: {} }, randomIp());
+    let landed = 0;
+    const ch = new Proxy(deps.ch, {
+      get(target, prop, receiver) {
+        if (prop !== 'query') {
+          return Reflect.get(target, prop, receiver);
+        }
+        return async (params: Parameters<typeof target.query>[0]) => {
+          if (landed++ === 0) {
+            const poll = { token: p.token, platform: 'ANDROID', install_instance_id: iid };
+            await post(h(), 'attribution-data', { ...poll, device_data: { install_ref: referrer } });
+          }
+          return target.query(params);
+        };
+      },
+    });
+
+    const decision = await attributeInstall({ ...deps, ch }, { projectId: p.project.id, installInstanceId: iid });
+
+    expect(landed).toBeGreaterThan(0);
+    expect(decision).toMatchObject({ method: 'play_referrer', campaignId: campaign.id });
+    expect((await installRows(deps, p))[0]).toMatchObject({
+      attribution_method: 'play_referrer',
+      install_ref: referrer,
+    });
   });
 
   it('when the install is decided or already has a referrer, then the one attribution-data brings changes nothing', async () => {
