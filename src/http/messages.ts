@@ -79,7 +79,7 @@ export const MSG = {
   eventCaptured: 'Event captured successfully',
   eventNotStored: 'Event not stored: the user is not registered. Call trigger first.',
   eventDuplicate: 'Event already captured: duplicate event_id ignored.',
-  amountInvalid: 'amount must be a number from 0 to 1e28.',
+  amountInvalid: 'amount must be a number from 0 to 1e20.',
   paymentTypeInvalid:
     'type must be one of FIRST_PAYMENT, SECOND_PAYMENT, ONE_TIME, RECURRING, WALLET_TOPUP, FUNDS_WITHDRAWAL, SUBSCRIPTION_CREATED, SUBSCRIPTION_RENEWED, SUBSCRIPTION_CANCELLED, SUBSCRIPTION_REFUNDED, SUBSCRIPTION_BILLING_ISSUE, DEFAULT.',
   paymentStatusInvalid:

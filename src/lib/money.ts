@@ -3,8 +3,14 @@
 // round-trip text (what JavaScript prints, and what the SDKs most likely sent) is taken as the
 // value, so 0.1 stays 0.1, 1e20 becomes 100000000000000000000 and 1.25E7 becomes 12500000.
 export const MONEY_SCALE = 9;
-/** The largest amount accepted: numeric(38, 9) holds 29 integer digits. */
-export const MAX_AMOUNT = 1e28;
+/**
+ * The largest amount accepted (one payment, one event's revenue, one spend row): 1e20, far above any
+ * real amount in any currency. numeric(38, 9) and Decimal(38, 9) hold 29 integer digits, and
+ * ClickHouse wraps a Decimal sum that passes about 1.7e29 without an error (a report showed a large
+ * negative spend for 18 rows of 1e28): at 1e20, a sum wraps only past a billion maximal amounts.
+ */
+export const MAX_AMOUNT = 1e20;
+const MAX_AMOUNT_UNITS = 10n ** 20n;
 
 const NUMBER_TEXT = /^(\d+)(?:\.(\d+))?(?:e([+-]?\d+))?$/;
 const SCALE = 10n ** BigInt(MONEY_SCALE);
@@ -46,6 +52,12 @@ export function revenueAmount(value: unknown): string | undefined {
     return undefined;
   }
   return decimalFromNumber(value);
+}
+
+/** Whether a plain decimal's whole and fraction digits stay within MAX_AMOUNT, exactly (no float). */
+export function withinMaxAmount(whole: string, fraction: string): boolean {
+  const units = BigInt(whole || '0');
+  return units < MAX_AMOUNT_UNITS || (units === MAX_AMOUNT_UNITS && /^0*$/.test(fraction));
 }
 
 /** A Postgres numeric's text without trailing fraction zeros ('12.500000000' → '12.5'). */

@@ -205,7 +205,7 @@ describe('POST /api/client/capture-payment', () => {
   const pay = () => route('capture-payment');
   const fresh = (over: Record<string, unknown> = {}) => ({ payment_id: `p-${randomUUID()}`, ...over });
 
-  it.each(['-0.01', '"10"', '1e309', '-1e309', '1e29', 'null', 'true', '[]', '"abc"'])(
+  it.each(['-0.01', '"10"', '1e309', '-1e309', '1e29', '1e28', 'null', 'true', '[]', '"abc"'])(
     'when amount is %s, then 400 with its text',
     async (amount) => {
       const res = await sendRaw(pay(), withRaw({ ...baseOf(pay()), ...fresh() }, ['amount'], amount), amount);
@@ -213,7 +213,7 @@ describe('POST /api/client/capture-payment', () => {
     },
   );
 
-  it.each(['0', '-0', '1e20', '1e28', '0.123456789012345678', '9007199254740993', '0.1'])(
+  it.each(['0', '-0', '1e20', '0.123456789012345678', '9007199254740993', '0.1'])(
     'when amount is %s, then 201',
     async (amount) => {
       const res = await sendRaw(pay(), withRaw({ ...baseOf(pay()), ...fresh() }, ['amount'], amount), amount);

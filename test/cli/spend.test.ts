@@ -89,7 +89,7 @@ describe('spend import', () => {
         { line: 3, reason: 'day must be a date YYYY-MM-DD' },
         { line: 7, reason: '3 fields where the header has 7' },
         { line: 8, reason: "campaign 'missing' not found in this project" },
-        { line: 9, reason: 'amount must be a number or decimal string from 0 to 1e28 with at most 9 decimals' },
+        { line: 9, reason: 'amount must be a number or decimal string from 0 to 1e20 with at most 9 decimals' },
       ],
     });
     expect(await stored(p)).toEqual([

@@ -1,6 +1,6 @@
 // src/lib/money.ts: JSON numbers to exact decimal strings for numeric(38, 9) / Decimal(38, 9).
 import { describe, expect, it } from 'vitest';
-import { decimalFromNumber, revenueAmount, trimDecimal } from '../../src/lib/money.ts';
+import { decimalFromNumber, revenueAmount, trimDecimal, withinMaxAmount } from '../../src/lib/money.ts';
 
 describe('decimalFromNumber', () => {
   it.each<[number, string]>([
@@ -36,8 +36,9 @@ describe('revenueAmount', () => {
     [12.5, '12.5'],
     [0, '0'],
     [-0, '0'],
-    [1e28, '10000000000000000000000000000'],
-    [1.0000001e28, undefined],
+    [1e20, '100000000000000000000'],
+    [1.0000001e20, undefined],
+    [1e28, undefined],
     [-0.01, undefined],
     ['12', undefined],
     [null, undefined],
@@ -45,6 +46,20 @@ describe('revenueAmount', () => {
     [true, undefined],
   ])('%s → %s', (v, text) => {
     expect(revenueAmount(v)).toBe(text);
+  });
+});
+
+describe('withinMaxAmount (decimal digits against 1e20, exactly)', () => {
+  it.each<[string, string, boolean]>([
+    ['100000000000000000000', '', true],
+    ['100000000000000000000', '000000000', true],
+    ['99999999999999999999', '999999999', true],
+    ['100000000000000000000', '000000001', false],
+    ['100000000000000000001', '', false],
+    ['10000000000000000000000000001', '', false],
+    ['', '5', true],
+  ])('%s.%s → %s', (whole, fraction, within) => {
+    expect(withinMaxAmount(whole, fraction)).toBe(within);
   });
 });
 

@@ -2,7 +2,7 @@
 // outbox as an `events` fact in the same transaction that claims its event_id, so a repeated
 // event_id (an SDK retry, or 20 concurrent sends) stores one fact. An event of an unregistered
 // user is not stored and does not claim its event_id (a retry after trigger is stored).
-// Revenue (Rule 2): event_data.amount when it is a JSON number from 0 to 1e28; a string ("12"),
+// Revenue (Rule 2): event_data.amount when it is a JSON number from 0 to 1e20; a string ("12"),
 // a negative number or 1e309 (parsed as Infinity) stays in event_data but is not revenue.
 // Events that arrive while earlier ones are being stored are stored together (lib/micro-batch.ts):
 // one transaction claims their event_ids in one statement and writes their outbox rows in another,

@@ -47,7 +47,7 @@ export type CapturePaymentInput = {
   platform: string;
   userId: string | null;
   paymentId: string | null;
-  /** Decimal string, 0 to 1e28, at most 9 decimals. */
+  /** Decimal string, 0 to 1e20, at most 9 decimals. */
   amount: string;
   type: PaymentType;
   status: PaymentStatus;

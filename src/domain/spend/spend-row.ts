@@ -2,7 +2,7 @@
 // by the spend endpoint's body, the CSV import's columns and network pullers (snake_case, as in the
 // API), so it is read in one place with one set of reasons. A bad row is rejected with a reason;
 // the rest of its batch still goes through.
-import { decimalFromNumber, MAX_AMOUNT } from '../../lib/money.ts';
+import { decimalFromNumber, MAX_AMOUNT, withinMaxAmount } from '../../lib/money.ts';
 import { normalizeNetworkCode } from '../campaigns/campaign.ts';
 
 /** One spend row before validation (PUT /api/v1/spend `rows[]`, a CSV line, a puller's row). */
@@ -16,7 +16,7 @@ export type SpendRowInput = {
   keyword_id?: string;
   keyword_name?: string;
   network?: string;
-  /** Decimal string or JSON number, 0 to 1e28, at most 9 decimals, in the project's currency. */
+  /** Decimal string or JSON number, 0 to 1e20, at most 9 decimals, in the project's currency. */
   amount: string | number;
   impressions?: string | number;
   clicks?: string | number;
@@ -54,7 +54,7 @@ export const SPEND_REASON = {
   id: (field: string) => `${field} must be a string of at most ${ID_MAX} characters`,
   name: (field: string) => `${field} must be a string of at most ${NAME_MAX} characters`,
   network: 'network must be a code of letters, digits, spaces or underscores (at most 64)',
-  amount: 'amount must be a number or decimal string from 0 to 1e28 with at most 9 decimals',
+  amount: 'amount must be a number or decimal string from 0 to 1e20 with at most 9 decimals',
   count: (field: string) => `${field} must be a whole number from 0 to 9007199254740991`,
   duplicate: (later: string) => `superseded by ${later} (same day, campaign, ad set, creative, keyword and network)`,
 } as const;
@@ -81,7 +81,7 @@ function text(v: unknown, max: number, reason: string): string {
 
 /**
  * The amount as a canonical decimal string ('12.5'), or undefined: a JSON number (its shortest
- * text, as JavaScript prints it) or a decimal string, 0 to 1e28, at most 9 decimals, no rounding.
+ * text, as JavaScript prints it) or a decimal string, 0 to 1e20, at most 9 decimals, no rounding.
  */
 export function spendAmount(v: unknown): string | undefined {
   if (typeof v === 'number') {
@@ -89,7 +89,7 @@ export function spendAmount(v: unknown): string | undefined {
     return d !== undefined && Number(d) === v ? d : undefined;
   }
   const m = typeof v === 'string' ? /^(\d{1,29})(?:\.(\d{1,9}))?$/.exec(v.trim()) : null;
-  if (!m || Number(m[0]) > MAX_AMOUNT) {
+  if (!m || !withinMaxAmount(m[1] ?? '', m[2] ?? '')) {
     return undefined;
   }
   const whole = (m[1] ?? '0').replace(/^0+(?=\d)/, '');

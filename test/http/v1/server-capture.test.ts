@@ -141,7 +141,7 @@ describe('POST /api/v1/capture-payment', () => {
     [
       'amount is a string',
       { user_id: 'u', amount: '1' },
-      { msg: 'amount must be a number from 0 to 1e28.', status: 400 },
+      { msg: 'amount must be a number from 0 to 1e20.', status: 400 },
     ],
   ])('when %s, then 400 with its text', async (_case, body, expected) => {
     const p = await newProject(h().deps);

@@ -245,17 +245,24 @@ describe('PUT /api/v1/spend', () => {
           { ...ok, network: 'meta-ads' },
           'network must be a code of letters, digits, spaces or underscores (at most 64)',
         ],
-        [{ ...ok, amount: -1 }, 'amount must be a number or decimal string from 0 to 1e28 with at most 9 decimals'],
+        [{ ...ok, amount: -1 }, 'amount must be a number or decimal string from 0 to 1e20 with at most 9 decimals'],
         [
           { ...ok, amount: '1.0000000001' },
-          'amount must be a number or decimal string from 0 to 1e28 with at most 9 decimals',
+          'amount must be a number or decimal string from 0 to 1e20 with at most 9 decimals',
         ],
-        [{ ...ok, amount: 1e-10 }, 'amount must be a number or decimal string from 0 to 1e28 with at most 9 decimals'],
+        [{ ...ok, amount: 1e-10 }, 'amount must be a number or decimal string from 0 to 1e20 with at most 9 decimals'],
         [
           { ...ok, amount: undefined },
-          'amount must be a number or decimal string from 0 to 1e28 with at most 9 decimals',
+          'amount must be a number or decimal string from 0 to 1e20 with at most 9 decimals',
         ],
-        [{ ...ok, amount: '1e3' }, 'amount must be a number or decimal string from 0 to 1e28 with at most 9 decimals'],
+        [{ ...ok, amount: '1e3' }, 'amount must be a number or decimal string from 0 to 1e20 with at most 9 decimals'],
+        // Above 1e20 by less than a double can tell (compared as decimals, not floats).
+        ...['100000000000000000001', '100000000000000000000.000000001', '10000000000000000000000000001', 1e28].map(
+          (amount): [Record<string, unknown>, string] => [
+            { ...ok, amount },
+            'amount must be a number or decimal string from 0 to 1e20 with at most 9 decimals',
+          ],
+        ),
         [{ ...ok, impressions: -1 }, 'impressions must be a whole number from 0 to 9007199254740991'],
         [{ ...ok, impressions: 1.5 }, 'impressions must be a whole number from 0 to 9007199254740991'],
         [{ ...ok, clicks: 'abc' }, 'clicks must be a whole number from 0 to 9007199254740991'],

@@ -1,5 +1,5 @@
 // capture-payment body (spec Rules 4-6; real-clients §4.6; catalog §4c). amount must be a JSON
-// number from 0 to 1e28 ("10", -0.01 and 1e309 are refused; -0 is 0); more than 9 decimals are
+// number from 0 to 1e20 ("10", -0.01 and 1e309 are refused; -0 is 0); more than 9 decimals are
 // rounded half away from zero to 9 (numeric(38, 9)). type and status are exact and
 // case-sensitive; absent, null or "" (RN's bridge turns null into "") take the defaults.
 // payment_id "" means no id. event_data (an object; anything else is ignored) is not stored: it only

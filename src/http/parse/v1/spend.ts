@@ -41,7 +41,7 @@ export const spendRowSchema = z.object({
     .meta({ description: "network code (letters, digits, spaces, underscores; upper-cased); default the campaign's" }),
   amount: z
     .union([z.number().min(0), z.string().regex(/^\d+(\.\d{1,9})?$/)])
-    .meta({ description: "spend in the project's currency, 0 to 1e28, at most 9 decimals" }),
+    .meta({ description: "spend in the project's currency, 0 to 1e20, at most 9 decimals" }),
   impressions: count('impressions'),
   clicks: count('clicks reported by the network'),
 });
