@@ -162,6 +162,28 @@ describe('PUT /api/v1/spend', () => {
       ).toEqual([{ v: '7' }]);
     });
 
+    it('when 30 days at the maximum amount are saved, then the report shows their exact sum', async () => {
+      // At the old cap (1e28) 18 such rows wrapped ClickHouse's Decimal(38, 9) sum into a negative spend.
+      const { deps, p, c } = await setup();
+      const rows = Array.from({ length: 30 }, (_, i) => ({
+        day: `2025-06-${String(i + 1).padStart(2, '0')}`,
+        campaign_display_id: c.display_id,
+        amount: '100000000000000000000',
+      }));
+
+      expect((await put(p, { rows })).json()).toEqual(saved(30, 0));
+      await flushAllFacts(deps, FACT_TABLES);
+      const report = await h().app.inject({
+        method: 'GET',
+        url: '/api/v1/reporting/campaigns?from=2025-06-01&to=2025-06-30',
+        headers: p.headers,
+      });
+
+      expect(report.json().data.campaigns.find((r: { id: number }) => r.id === c.id)?.spend).toBe(
+        '$3,000,000,000,000,000,000,000.00',
+      );
+    });
+
     it('when the rows span more months than one insert may create partitions for, then all of them reach ClickHouse', async () => {
       const { deps, p, c } = await setup();
       // 150 months, 2010-01 to 2022-06: ClickHouse refuses an insert into more than 100 partitions
