@@ -171,6 +171,46 @@ describe('spend import', () => {
     expect(r.err).toContain(message);
   });
 
+  it('when a key appears again more than a batch (1,000 lines) later, then the earlier line is reported as superseded', async () => {
+    // upsertSpend sees one batch: the two lines were both counted as accepted, the earlier one silently replaced.
+    const { p, displayId } = await setup();
+    const filler = Array.from({ length: 1000 }, (_, i) => `2025-05-01,${displayId},as${i},1`);
+    const file = await csv(
+      [
+        'day,campaign_display_id,ad_set_id,amount',
+        `2025-05-02,${displayId},dup,5`,
+        ...filler,
+        `2025-05-02,${displayId},dup,7`,
+        `2025-05-02,${displayId},dup,-1`,
+      ].join('\n'),
+    );
+
+    const r = await cli('spend', 'import', '--project', p.project.id, '--file', file, '--json');
+
+    expect(r.code, r.err).toBe(0);
+    // The invalid last line supersedes nothing: line 1003 wins.
+    expect(JSON.parse(r.out)).toMatchObject({
+      rows: 1003,
+      accepted: 1001,
+      rejected: [
+        { line: 2, reason: 'superseded by line 1003 (same day, campaign, ad set, creative, keyword and network)' },
+        { line: 1004, reason: 'amount must be a number or decimal string from 0 to 1e20 with at most 9 decimals' },
+      ],
+    });
+    expect((await stored(p)).filter((s) => s.ad_set_id === 'dup').map((s) => s.amount)).toEqual(['7.000000000']);
+  });
+
+  it('when cells follow ", " separators, then the day is trimmed like every other cell', async () => {
+    const { p, displayId } = await setup();
+    const file = await csv(`campaign_display_id, day, amount\n${displayId}, 2025-05-05, 12.50\n`);
+
+    const r = await cli('spend', 'import', '--project', p.project.id, '--file', file, '--json');
+
+    expect(r.code, r.err).toBe(0);
+    expect(JSON.parse(r.out)).toMatchObject({ rows: 1, accepted: 1, rejected: [] });
+    expect((await stored(p)).map((s) => [s.day, s.amount])).toEqual([['2025-05-05', '12.500000000']]);
+  });
+
   it('when the project does not exist, then it exits 2', async () => {
     const file = await csv('day,campaign_display_id,amount\n');
 

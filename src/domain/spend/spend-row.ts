@@ -132,7 +132,9 @@ function read(raw: unknown): SpendRow {
     throw new RowError(SPEND_REASON.notObject);
   }
   const r = raw as Record<string, unknown>;
-  if (!isCalendarDay(r.day)) {
+  // Trimmed as every other text cell is (a CSV written with ', ' separators).
+  const day = typeof r.day === 'string' ? r.day.trim() : r.day;
+  if (!isCalendarDay(day)) {
     throw new RowError(SPEND_REASON.day);
   }
   const displayId = text(r.campaign_display_id, ID_MAX, SPEND_REASON.displayId);
@@ -141,7 +143,7 @@ function read(raw: unknown): SpendRow {
   }
   const name = (field: string) => text(r[field], NAME_MAX, SPEND_REASON.name(field)) || undefined;
   return {
-    day: r.day,
+    day,
     displayId,
     adSetId: text(r.ad_set_id, ID_MAX, SPEND_REASON.id('ad_set_id')),
     adSetName: name('ad_set_name'),
