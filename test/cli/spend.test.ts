@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.ts';
+import { importSpendCsv } from '../../src/domain/spend/import-spend-csv.ts';
 import * as f from '../support/factories.ts';
 import { newProject, type TestProject, testEnv, useHarness } from '../support/harness.ts';
 
@@ -209,6 +210,32 @@ describe('spend import', () => {
     expect(r.code, r.err).toBe(0);
     expect(JSON.parse(r.out)).toMatchObject({ rows: 1, accepted: 1, rejected: [] });
     expect((await stored(p)).map((s) => [s.day, s.amount])).toEqual([['2025-05-05', '12.500000000']]);
+  });
+
+  it('when a batch fails mid-file, then the error names its lines and what is already stored', async () => {
+    const { p, displayId } = await setup();
+    const lines = Array.from({ length: 2500 }, (_, i) => `2025-05-01,${displayId},as${i},1`);
+    const file = await csv(['day,campaign_display_id,ad_set_id,amount', ...lines].join('\n'));
+    const { sql } = h().deps;
+    let batches = 0;
+    // The second batch's transaction fails as a dropped connection would.
+    const failing = new Proxy(sql, {
+      get: (target, prop, receiver) =>
+        prop === 'begin'
+          ? (...args: unknown[]) =>
+              ++batches === 2
+                ? Promise.reject(new Error('connection lost'))
+                : (target.begin as (...a: unknown[]) => unknown)(...args)
+          : Reflect.get(target, prop, receiver),
+    });
+
+    const err = await importSpendCsv({ sql: failing, now: Date.now }, p.project.id, file).catch((e: Error) => e);
+
+    expect((err as Error).message).toBe(
+      'the batch of lines 1002–2001 failed: connection lost. The 1,000 valid lines before it are stored; ' +
+        'importing the same file again is safe (they come back unchanged).',
+    );
+    expect(await stored(p)).toHaveLength(1000);
   });
 
   it('when the project does not exist, then it exits 2', async () => {

@@ -3,7 +3,8 @@
 // 1,000 (progress after each); a bad line is skipped and reported with its line number. An empty
 // cell counts as absent (an absent name keeps the stored one, absent counts are 0). Of the lines of
 // one key, the last valid one wins and the earlier ones are reported as superseded, however far apart
-// (upsertSpend sees one batch; a key repeated in another batch was counted as accepted twice).
+// (upsertSpend sees one batch; a key repeated in another batch was counted as accepted twice). Each
+// batch commits on its own; a failed batch stops the import with its lines named.
 import { readFile } from 'node:fs/promises';
 import type { Deps } from '../../deps.ts';
 import { CsvError, parseCsv } from '../../lib/csv.ts';
@@ -127,7 +128,15 @@ export async function importSpendCsv(
       project,
       good.map((g) => g.row),
       { source: 'csv', rowLabel: (i) => `line ${lineOf(i)}` },
-    );
+    ).catch((err: Error) => {
+      // Each batch commits on its own: say what is stored and that a re-run is safe.
+      throw new Error(
+        `the batch of lines ${lineOf(0)}–${lineOf(good.length - 1)} failed: ${err.message}. ` +
+          `The ${offset.toLocaleString('en-US')} valid lines before it are stored; importing the same file again ` +
+          'is safe (they come back unchanged).',
+        { cause: err },
+      );
+    });
     result.accepted += r.accepted;
     result.unchanged += r.unchanged;
     result.rejected.push(...r.rejected.map((x) => ({ line: lineOf(x.index), reason: x.reason })));
