@@ -42,10 +42,19 @@ async function enforce(deps: Deps, rule: Rule, key: string): Promise<void> {
   }
 }
 
-/** onRequest hook for /api/v1: the per-source-IP limit shared by every /api/v1 endpoint. */
+/**
+ * onRequest hook for /api/v1: the per-source-IP limit shared by every /api/v1 endpoint. A reporting
+ * request it stops says Retry-After: 60 too, as the spec gives for either of reporting's limits.
+ */
 export function ipRateLimit(deps: Deps) {
-  return async (req: FastifyRequest): Promise<void> => enforce(deps, ruleFor(deps, 'ip'), `ip:${req.ip}`);
+  return async (req: FastifyRequest): Promise<void> => {
+    const rule = ruleFor(deps, 'ip');
+    const reporting = req.routeOptions.url === REPORTING_ROUTE;
+    return enforce(deps, reporting ? { ...rule, retryAfter: 60 } : rule, `ip:${req.ip}`);
+  };
 }
+
+const REPORTING_ROUTE = '/api/v1/reporting/campaigns';
 
 export function checkKeyRateLimit(deps: Deps, group: RateLimitGroup, projectId: string, keyId: number): Promise<void> {
   // Reporting's 429 always says Retry-After: 60 (spec), whatever remains of the minute. The

@@ -228,6 +228,26 @@ describe.concurrent('per source IP (30/s across /api/v1)', () => {
     expectLimitedBodies(results);
   });
 
+  it("when the IP limit stops a reporting request, then its 429 says Retry-After: 60 (spec: either of reporting's limits)", async () => {
+    const results = await burst(
+      async () => ({ p: (await projects())[0] as TestProject, ip: randomIp() }),
+      ({ p, ip }) => {
+        const lists = times(30, () => list(h(), p, ip));
+        const report = Promise.all(lists).then(() =>
+          h().app.inject({ method: 'GET', url: '/api/v1/reporting/campaigns', headers: p.headers, remoteAddress: ip }),
+        );
+        return [...lists, report];
+      },
+    );
+    const report = results.at(-1) as Res;
+
+    expect(countByStatus(results)).toEqual({ 200: 30, 429: 1 });
+    expect(report.statusCode).toBe(429);
+    expect(report.json()).toEqual(RATE_LIMITED);
+    expect(report.headers['retry-after']).toBe('60');
+    expect(results[0]?.headers['retry-after']).toBeUndefined();
+  });
+
   it('when two IPs send 30 requests each in one second, then none is limited', async () => {
     const results = await burst(
       async () => ({ ps: await projects(), ips: [randomIp(), randomIp()] }),
