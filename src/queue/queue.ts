@@ -3,6 +3,7 @@
 import { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { guarded } from '../store/redis/breaker.ts';
 import { createEnqueueHolder } from './hold.ts';
 import { type QueueName, type QueueOptions, queueOptions, retryDelayMs } from './names.ts';
 
@@ -86,7 +87,7 @@ export function createBullQueue(
     }
     const q = queueFor(name);
     try {
-      await q.add(name, payload, { jobId });
+      await guarded(connection, () => q.add(name, payload, { jobId }));
     } catch (err) {
       // A BullMQ Queue first used while Redis is away keeps its failed start for good (every later
       // add fails with the same error, Redis back or not): such a queue is dropped and made anew.

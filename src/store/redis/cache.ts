@@ -1,6 +1,7 @@
 // A small TTL cache for final answers (the 24 h attribution-data result): Redis in service mode,
 // an in-process map with a size bound in embedded mode. Keys always include the project id.
 import type { Redis } from 'ioredis';
+import { guarded } from './breaker.ts';
 
 export interface Cache {
   get(key: string): Promise<string | undefined>;
@@ -11,13 +12,13 @@ export interface Cache {
 export function redisCache(redis: Redis): Cache {
   return {
     async get(key) {
-      return (await redis.get(`cache:${key}`)) ?? undefined;
+      return (await guarded(redis, () => redis.get(`cache:${key}`))) ?? undefined;
     },
     async set(key, value, ttl) {
-      await redis.set(`cache:${key}`, value, 'EX', ttl);
+      await guarded(redis, () => redis.set(`cache:${key}`, value, 'EX', ttl));
     },
     async del(key) {
-      await redis.del(`cache:${key}`);
+      await guarded(redis, () => redis.del(`cache:${key}`));
     },
   };
 }

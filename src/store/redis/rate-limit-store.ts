@@ -1,6 +1,7 @@
 // Fixed-window counters for rate limits: Redis in service mode (shared by every API process),
 // a Map in embedded mode. hit() returns the count in the current window including this hit.
 import type { Redis } from 'ioredis';
+import { guarded } from './breaker.ts';
 
 export interface RateLimitStore {
   hit(key: string, windowMs: number, now: number): Promise<number>;
@@ -14,7 +15,7 @@ export function redisRateLimitStore(redis: Redis): RateLimitStore {
   return {
     async hit(key, windowMs, now) {
       const window = Math.floor(now / windowMs);
-      const n = await redis.eval(INCR_WITH_TTL, 1, `rl:${key}:${window}`, String(windowMs * 2));
+      const n = await guarded(redis, () => redis.eval(INCR_WITH_TTL, 1, `rl:${key}:${window}`, String(windowMs * 2)));
       return Number(n);
     },
   };

@@ -13,6 +13,9 @@ export type PrivateRedis = {
   url: string;
   kill: () => Promise<void>;
   start: () => Promise<void>;
+  /** SIGSTOP: a hung Redis (the connections stay open, nothing answers); resume() is SIGCONT. */
+  pause: () => void;
+  resume: () => void;
   close: () => Promise<void>;
 };
 
@@ -70,6 +73,7 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
   const kill = async () => {
     const p = proc;
     if (p && p.exitCode === null && p.signalCode === null) {
+      p.kill('SIGCONT');
       p.kill('SIGKILL');
       await exited;
     }
@@ -79,6 +83,8 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
     url,
     kill,
     start,
+    pause: () => proc?.kill('SIGSTOP'),
+    resume: () => proc?.kill('SIGCONT'),
     async close() {
       await kill();
       await rm(dir, { recursive: true, force: true });
