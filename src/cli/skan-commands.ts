@@ -1,12 +1,14 @@
 // `skan set-schema`, `skan show` and `skan dry-run`: the project's SKAN conversion schema as code.
 // set-schema validates the JSON file (the same rules as PUT /api/v1/skan/schema) and stores it as
 // the next version; dry-run evaluates a schema (the file given, else the current one) over a
-// sample of recent iOS installs' recorded activity and writes nothing.
+// sample of recent iOS installs' recorded activity and writes nothing; with the current schema it
+// shows the values live evaluation stored where it can, and says which windows were evaluated on
+// their totals (see dry-run-schema.ts for why the two can differ).
 import { readFile } from 'node:fs/promises';
 import type { PgDeps } from '../deps.ts';
 import { InputError } from '../domain/projects/input-error.ts';
 import { requireProject } from '../domain/projects/require-project.ts';
-import { dryRunSkanSchema } from '../domain/skan/dry-run-schema.ts';
+import { type DryRunRow, dryRunSkanSchema, type LiveSince } from '../domain/skan/dry-run-schema.ts';
 import type { SkanSchema } from '../domain/skan/schema.ts';
 import { setSkanSchema } from '../domain/skan/set-skan-schema.ts';
 import { validateSkanSchema } from '../domain/skan/validate-schema.ts';
@@ -31,13 +33,37 @@ async function schemaFromFile(file: string): Promise<SkanSchema> {
   return check.schema;
 }
 
-async function currentSchema(deps: Pick<PgDeps, 'sql'>, projectId: string): Promise<SkanSchema> {
+async function currentSchema(
+  deps: Pick<PgDeps, 'sql'>,
+  projectId: string,
+): Promise<{ schema: SkanSchema; live: LiveSince }> {
   const stored = await findCurrentSkanSchema(deps.sql, projectId);
   const check = stored ? validateSkanSchema(stored.schema) : undefined;
-  if (!check?.ok) {
+  if (!(stored && check?.ok)) {
     throw new InputError(`project '${projectId}' has no SKAN schema (see: skan set-schema)`);
   }
-  return check.schema;
+  return { schema: check.schema, live: { schemaCreatedAt: stored.createdAt } };
+}
+
+const TOTALS_NOTE =
+  "totals: the schema evaluated once on the window's final activity; live evaluation runs per " +
+  'activity, keeps a lock and never lowers a value, so a lock matched early or an amount range ' +
+  'left by later activity can give the device other values';
+
+function dryRunText(rows: DryRunRow[]): string {
+  const lines = rows.flatMap((r) =>
+    r.windows.map((w) => [
+      r.installInstanceId,
+      String(w.window),
+      String(w.fine),
+      w.coarse,
+      String(w.lock),
+      w.from,
+      String(r.currentFine ?? '-'),
+    ]),
+  );
+  const out = table(['install', 'window', 'fine', 'coarse', 'lock', 'from', 'current fine'], lines);
+  return rows.some((r) => r.windows.some((w) => w.from === 'totals')) ? `${out}\n${TOTALS_NOTE}` : out;
 }
 
 function sampleSize(v: unknown): number {
@@ -90,25 +116,18 @@ export const SKAN_COMMANDS: CommandSpec[] = [
     run: async (deps, f) => {
       const project = await requireProject(deps, String(f.project));
       const sample = sampleSize(f.sample);
-      const schema = typeof f.file === 'string' ? await schemaFromFile(f.file) : await currentSchema(deps, project.id);
-      const rows = await dryRunSkanSchema(deps, project.id, schema, sample);
-      const lines = rows.flatMap((r) =>
-        r.windows.map((w) => [
-          r.installInstanceId,
-          String(w.window),
-          String(w.fine),
-          w.coarse,
-          String(w.lock),
-          String(r.currentFine ?? '-'),
-        ]),
-      );
+      const { schema, live } =
+        typeof f.file === 'string'
+          ? { schema: await schemaFromFile(f.file), live: undefined }
+          : await currentSchema(deps, project.id);
+      const rows = await dryRunSkanSchema(deps, project.id, schema, sample, live);
       return {
         json: rows.map((r) => ({
           install_instance_id: r.installInstanceId,
           current_fine: r.currentFine,
           windows: r.windows,
         })),
-        text: table(['install', 'window', 'fine', 'coarse', 'lock', 'current fine'], lines),
+        text: dryRunText(rows),
       };
     },
   },

@@ -1,14 +1,17 @@
 // `skan set-schema` / `skan show` / `skan dry-run` through the CLI command table: a schema file is
-// validated (a bad one is an input error naming the field) and stored as the next version.
+// validated (a bad one is an input error naming the field) and stored as the next version; event
+// names are cleaned as capture-event cleans them (never a raw database error).
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/cli/commands.ts';
 import { InputError } from '../../src/domain/projects/input-error.ts';
-import { newProject, useHarness } from '../support/harness.ts';
+import { init, post, useClientHarness } from '../support/client.ts';
+import { newProject } from '../support/harness.ts';
 
-const h = useHarness();
+const h = useClientHarness();
 const command = (...p: string[]) => {
   const c = COMMANDS.find((x) => x.path.join(' ') === p.join(' '));
   if (!c) {
@@ -52,5 +55,45 @@ describe('skan CLI', () => {
     await expect(setBad).rejects.toThrow(InputError);
     await expect(setBad).rejects.toThrow(/^--file: invalid SKAN schema: rules\.0\.coarse: /);
     await expect(sampleBad).rejects.toThrow('--sample must be a whole number from 1 to 10000');
+  });
+
+  it('when the file names an event with U+0000, then it is stored without it (no database error)', async () => {
+    const p = await newProject(h().deps);
+    const cond = (name: string) => ({ rules: [{ fine: 3, coarse: 'low', conditions: [{ type: 'event', name }] }] });
+    const odd = await file(cond('a\u0000b'));
+    const onlyNul = await file(cond('\u0000'));
+
+    const saved = await command('skan', 'set-schema').run(h().deps, { project: p.project.id, file: odd }, () => {});
+    const shown = await command('skan', 'show').run(h().deps, { project: p.project.id }, () => {});
+    const refused = command('skan', 'set-schema').run(h().deps, { project: p.project.id, file: onlyNul }, () => {});
+
+    expect(saved.json).toEqual({ version: 1 });
+    expect(shown.json).toMatchObject({ version: 1, schema: cond('ab') });
+    await expect(refused).rejects.toThrow(InputError);
+    await expect(refused).rejects.toThrow(/^--file: invalid SKAN schema: rules\.0\.conditions\.0\.name: /);
+  });
+
+  it('when dry-run has no --file, then live values of the current schema are shown; with one, totals and a note', async () => {
+    const p = await newProject(h().deps);
+    const f = await file({ rules: [{ fine: 5, coarse: 'medium', conditions: [{ type: 'signup' }] }] });
+    await command('skan', 'set-schema').run(h().deps, { project: p.project.id, file: f }, () => {});
+    const iid = randomUUID();
+    await init(h(), p.token, { install_instance_id: iid, platform: 'IOS' });
+    await post(h(), 'trigger', { token: p.token, platform: 'IOS', install_instance_id: iid, user_data: { id: 'u1' } });
+    const dryRun = (flags: Record<string, string>) =>
+      command('skan', 'dry-run').run(h().deps, { project: p.project.id, ...flags }, () => {});
+
+    const current = await dryRun({});
+    const tried = await dryRun({ file: f });
+
+    const window0 = { fine: 5, coarse: 'medium', lock: false, window: 0 };
+    expect(current.json).toEqual([
+      { install_instance_id: iid, current_fine: 5, windows: [{ ...window0, from: 'live' }] },
+    ]);
+    expect(current.text).not.toContain('totals');
+    expect(tried.json).toEqual([
+      { install_instance_id: iid, current_fine: 5, windows: [{ ...window0, from: 'totals' }] },
+    ]);
+    expect(tried.text).toContain("totals: the schema evaluated once on the window's final activity;");
   });
 });

@@ -3,6 +3,8 @@
 // a coarse value and a lock. Every condition of a rule must hold (AND); among matching rules the
 // highest fine value, the highest coarse value and any lock win. No match: 0 / low / unlocked.
 import { z } from 'zod';
+import { storable } from '../../lib/storable.ts';
+import { charLength } from '../../lib/validate.ts';
 
 export const COARSE_VALUES = ['low', 'medium', 'high'] as const;
 export type Coarse = (typeof COARSE_VALUES)[number];
@@ -17,7 +19,13 @@ const conditionSchema = z.discriminatedUnion('type', [
   z
     .object({
       type: z.literal('event'),
-      name: z.string().min(1).max(255),
+      /** Cleaned as capture-event cleans event_name (NUL dropped, lone surrogate → U+FFFD), so it
+       * matches the name stored for the client's event; then 1-255 characters, not blank. */
+      name: z
+        .string()
+        .overwrite(storable)
+        .min(1)
+        .refine((n) => n.trim() !== '' && charLength(n) <= 255, 'must be 1-255 characters, not blank'),
       min_count: z.number().int().min(1).default(1),
       /** Sum of event_data.amount of this event in the window, [min, max). */
       amount: amountRange.optional(),

@@ -110,20 +110,19 @@ export async function saveSkanValues(
     WHERE project_id = ${projectId} AND install_instance_id = ${installInstanceId}`;
 }
 
-/** The most recent iOS installs that have recorded activity (dry-run sample). */
-export async function listSkanSampleInstalls(
-  sql: Sql,
-  projectId: string,
-  limit: number,
-): Promise<{ installInstanceId: string; createdAt: Date; fine: number | null }[]> {
-  const rows = await sql`SELECT i.install_instance_id, i.created_at, i.skan_fine FROM installs i
+export type SkanSampleInstall = SkanInstallState & { installInstanceId: string; valuesUpdatedAt: Date | null };
+
+/** The most recent iOS installs that have recorded activity, with their values (dry-run sample). */
+export async function listSkanSampleInstalls(sql: Sql, projectId: string, limit: number): Promise<SkanSampleInstall[]> {
+  const rows = await sql`SELECT i.install_instance_id, i.platform, i.created_at, i.skan_fine, i.skan_coarse,
+      i.skan_locked, i.skan_window, i.skan_updated_at FROM installs i
     WHERE i.project_id = ${projectId} AND i.platform = 'IOS'
       AND EXISTS (SELECT 1 FROM skan_activity a WHERE a.project_id = i.project_id
         AND a.install_instance_id = i.install_instance_id)
     ORDER BY i.created_at DESC LIMIT ${limit}`;
   return rows.map((r) => ({
+    ...toState(r),
     installInstanceId: r.install_instance_id as string,
-    createdAt: r.created_at as Date,
-    fine: r.skan_fine as number | null,
+    valuesUpdatedAt: r.skan_updated_at as Date | null,
   }));
 }

@@ -2,7 +2,9 @@
 // (JSON integer), data.coarse_conversion_value (lowercase string) and data.lock_postback (boolean)
 // from trigger, capture-event, capture-payment and handle-deeplink. Android answers carry none.
 // Values come from the project's schema over the install's activity in its SKAN window, and the
-// fine value is never lowered.
+// fine value is never lowered. Revenue is completed payments only (as reporting counts it), and an
+// answer always describes the install's current window (a new window starts from its own coarse
+// and lock).
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { init, post, type Res, useClientHarness } from '../../support/client.ts';
@@ -43,8 +45,8 @@ async function installOn(platform: 'IOS' | 'ANDROID', withSchema = true) {
     trigger: () => post(h(), 'trigger', { ...base, user_data: { id: 'u1' }, data: { device_data: {} } }),
     event: (name: string, extra: Record<string, unknown> = {}) =>
       post(h(), 'capture-event', { ...base, event_name: name, ...extra }),
-    pay: (amount: number) =>
-      post(h(), 'capture-payment', { ...base, amount, payment_id: randomUUID(), type: 'ONE_TIME' }),
+    pay: (amount: number, extra: Record<string, unknown> = {}) =>
+      post(h(), 'capture-payment', { ...base, amount, payment_id: randomUUID(), type: 'ONE_TIME', ...extra }),
     deeplink: () => post(h(), 'handle-deeplink', { ...base, deeplink_url: 'https://example.com/x' }),
   };
 }
@@ -171,6 +173,92 @@ describe('iOS', () => {
     const res = await i.trigger();
 
     expect(res.json().data).toEqual({ deeplink: null, trigger: true });
+  });
+});
+
+describe('iOS revenue', () => {
+  it('when only a PAYMENT_INITIATED payment is captured, then no revenue rule matches', async () => {
+    const i = await installOn('IOS');
+    await i.trigger();
+
+    const res = await i.pay(60, { status: 'PAYMENT_INITIATED' });
+
+    expect(res.statusCode).toBe(201);
+    expect(res.json().data).toEqual({ message: expect.any(String), ...skan(1, 'low', false) });
+  });
+
+  it('when a purchase of 60 is captured as initiated then completed, then SKAN counts 60, not 120', async () => {
+    const i = await installOn('IOS');
+    await i.trigger();
+
+    await i.pay(60, { status: 'PAYMENT_INITIATED' });
+    const res = await i.pay(60, { status: 'PAYMENT_COMPLETED' });
+
+    expect(res.statusCode).toBe(201);
+    expect(res.json().data).toEqual({ message: expect.any(String), ...skan(40, 'high', false) });
+  });
+});
+
+describe('iOS event names the client stored cleaned', () => {
+  it('when the schema and the app both name an event with U+0000, then the cleaned names match', async () => {
+    const i = await installOn('IOS', false);
+    const rule = { fine: 9, coarse: 'medium', conditions: [{ type: 'event', name: 'level\u0000up' }] };
+    expect((await putSchema(i.p, { rules: [rule] })).statusCode).toBe(201);
+    await i.trigger();
+
+    const res = await i.event('level\u0000up');
+
+    expect(res.json().data).toEqual({ message: 'Event captured successfully', ...skan(9, 'medium', false) });
+  });
+});
+
+describe('iOS in a later window', () => {
+  async function lockedInWindow0ThenDay4() {
+    const i = await installOn('IOS');
+    await i.trigger();
+    expect((await i.pay(500)).json().data).toMatchObject(skan(63, 'high', true));
+    await h().deps.sql`UPDATE installs SET created_at = now() - interval '4 days'
+      WHERE project_id = ${i.p.project.id} AND install_instance_id = ${i.iid}`;
+    return i;
+  }
+
+  it('when a window-0-locked install calls handle-deeplink on day 4, then window 1 starts unlocked and low', async () => {
+    const i = await lockedInWindow0ThenDay4();
+
+    const res = await i.deeplink();
+
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toEqual({
+      deeplink: 'https://example.com/x',
+      is_linkrunner: false,
+      processing: false,
+      ...skan(63, 'low', false),
+    });
+  });
+
+  it('when it captures a failed payment on day 4, then the answer describes window 1, not window 0 (locked, high)', async () => {
+    const i = await lockedInWindow0ThenDay4();
+
+    const res = await i.pay(10, { status: 'PAYMENT_FAILED' });
+
+    expect(res.statusCode).toBe(201);
+    expect(res.json().data).toEqual({ message: expect.any(String), ...skan(63, 'low', false) });
+    expect(await storedValues(i.p, i.iid)).toEqual({
+      skan_fine: 63,
+      skan_coarse: 'high',
+      skan_locked: true,
+      skan_window: 0,
+    });
+  });
+
+  it('when it is 36 days old, then the answer describes the last window, not window 0 (locked, high)', async () => {
+    const i = await lockedInWindow0ThenDay4();
+    await h().deps.sql`UPDATE installs SET created_at = now() - interval '36 days'
+      WHERE project_id = ${i.p.project.id} AND install_instance_id = ${i.iid}`;
+
+    const res = await i.deeplink();
+
+    expect(res.json().data).toMatchObject(skan(63, 'low', false));
   });
 });
 

@@ -1,5 +1,6 @@
 // PUT/GET /api/v1/skan/schema (ours, campaign family auth): a validated schema stored as the next
-// version; GET answers the current (highest) version.
+// version; GET answers the current (highest) version. Event names are cleaned as capture-event
+// cleans event_name (NUL dropped, a lone surrogate → U+FFFD), so a schema matches what clients store.
 import { describe, expect, it } from 'vitest';
 import { useClientHarness } from '../../support/client.ts';
 import { newProject, type TestProject } from '../../support/harness.ts';
@@ -46,7 +47,64 @@ describe('201 / 200', () => {
   });
 });
 
+describe('201 event names', () => {
+  it('when an event name contains U+0000, then 201 and the name stored without it', async () => {
+    const p = await newProject(h().deps);
+
+    const res = await put(p, {
+      rules: [{ fine: 3, coarse: 'low', conditions: [{ type: 'event', name: 'level\u0000up' }] }],
+    });
+
+    expect(res.statusCode).toBe(201);
+    expect(res.json().data.schema.rules[0].conditions).toEqual([{ type: 'event', name: 'levelup', min_count: 1 }]);
+    expect((await get(p)).json().data.schema.rules[0].conditions[0].name).toBe('levelup');
+  });
+
+  it('when an event name contains a lone surrogate, then 201 and the name stored with U+FFFD', async () => {
+    const p = await newProject(h().deps);
+
+    const res = await h().app.inject({
+      method: 'PUT',
+      url: '/api/v1/skan/schema',
+      headers: { ...p.headers, 'content-type': 'application/json' },
+      payload: '{"rules":[{"fine":3,"coarse":"low","conditions":[{"type":"event","name":"a\\ud800b"}]}]}',
+    });
+
+    expect(res.statusCode).toBe(201);
+    expect(res.json().data.schema.rules[0].conditions[0].name).toBe('a\ufffdb');
+  });
+});
+
 describe('400', () => {
+  it('when an event name is only U+0000, then 400 naming the field and nothing stored', async () => {
+    const p = await newProject(h().deps);
+
+    const res = await put(p, { rules: [{ fine: 3, coarse: 'low', conditions: [{ type: 'event', name: '\u0000' }] }] });
+
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      msg: 'Invalid SKAN schema: rules.0.conditions.0.name: Too small: expected string to have >=1 characters',
+      status: 400,
+    });
+    expect((await get(p)).statusCode).toBe(404);
+  });
+
+  it('when an event name is blank or longer than 255 characters, then 400 naming the field', async () => {
+    const p = await newProject(h().deps);
+    const withName = (name: string) => ({ rules: [{ fine: 3, coarse: 'low', conditions: [{ type: 'event', name }] }] });
+
+    const blank = await put(p, withName('  '));
+    const long = await put(p, withName('x'.repeat(256)));
+    const emoji = await put(p, withName('😀'.repeat(255)));
+
+    expect(blank.json()).toEqual({
+      msg: 'Invalid SKAN schema: rules.0.conditions.0.name: must be 1-255 characters, not blank',
+      status: 400,
+    });
+    expect(long.json().msg).toBe(blank.json().msg);
+    expect(emoji.statusCode).toBe(201);
+  });
+
   it('when a fine value is out of range, then 400 naming the field and nothing stored', async () => {
     const p = await newProject(h().deps);
 

@@ -1,6 +1,7 @@
 // Fields every client body shares, read tolerantly (real-clients.md §1, §8): install ids are
 // any non-empty string (iOS sends 20 characters, not a UUID; UUIDs are lower-cased so one install
 // never becomes two), platform may be missing or a legacy value, device_data is capped.
+import { storable } from '../../../lib/storable.ts';
 import { charLength } from '../../../lib/validate.ts';
 import { ApiError } from '../../errors.ts';
 import { MSG } from '../../messages.ts';
@@ -10,12 +11,8 @@ export type ClientBody = Record<string, unknown>;
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 // Postgres text and jsonb refuse NUL, and jsonb refuses a lone surrogate: one odd character from an
-// SDK would turn into a 500, so NUL is dropped and a lone surrogate becomes U+FFFD before storage.
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-
-export function storable(s: string): string {
-  return s.replaceAll('\u0000', '').replace(LONE_SURROGATE, '\ufffd');
-}
+// SDK would turn into a 500, so client text is cleaned before storage (lib/storable.ts).
+export { storable };
 
 export function readInstallId(b: ClientBody): string {
   const v = b.install_instance_id;
