@@ -8,7 +8,11 @@
 // 4. ClickHouse: each table of USER_DATA_TABLES (raw tables and view targets; views never follow
 //    deletes) is counted and, when it holds rows, deleted from with a mutation the call waits for;
 //    counted again, and deleted again if a late insert landed meanwhile.
-// 5. The 24 h attribution-data cache of each install.
+// 5. The 24 h attribution-data cache of each install: cleared before step 3 too, so that a cache
+//    that cannot be reached (Redis away) fails the deletion before anything is deleted, and it can
+//    be retried: cleared only at the end, a failure left the install served from the cache for 24 h
+//    and a retry found nothing left to delete. Cleared again at the end, as attribution-data may
+//    have cached the answer meanwhile.
 import type { Deps } from '../../deps.ts';
 import {
   countUserRowsIn,
@@ -42,6 +46,9 @@ export type UserDeletion = {
 };
 
 type DeleteDeps = Pick<Deps, 'sql' | 'ch' | 'cache' | 'log'>;
+
+/** The attribution-data cache could not be cleared: nothing of the user was deleted yet. */
+export class CacheUnavailableError extends Error {}
 const MAX_ROUNDS = 3;
 const uniq = (xs: string[]) => [...new Set(xs)];
 
@@ -98,12 +105,20 @@ export async function deleteUser(
   if (!found) {
     return undefined;
   }
+  const cacheKeys = keys.installIds.map((id) => attributionCacheKey(project.id, id));
+  const clearCache = () => Promise.all(cacheKeys.map((k) => deps.cache.del(k)));
+  await clearCache().catch((err: Error) => {
+    throw new CacheUnavailableError(`the attribution cache cannot be cleared: ${err.message}`, { cause: err });
+  });
   await waitForWriters(deps, project, keys, opts.writerWaitMs ?? 10_000);
   const postgres = await deps.sql.begin((tx) => deleteUserRows(asSql(tx), project.id, userId, keys));
   const ch = await deleteFromClickHouse(deps, keys);
-  for (const id of keys.installIds) {
-    await deps.cache.del(attributionCacheKey(project.id, id));
-  }
+  await clearCache().catch((err: Error) =>
+    deps.log.error(
+      { err: err.message, installs: cacheKeys.length },
+      'user deletion: the cache could not be cleared again',
+    ),
+  );
   deps.log.info({ project: project.id, installs: keys.installIds.length }, 'user data deleted');
   return {
     userId,

@@ -8,6 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../../src/app.ts';
 import { USER_DATA_TABLES } from '../../../src/domain/facts/tables.ts';
 import { attributionCacheKey } from '../../../src/domain/identity/read-attribution.ts';
 import { countUserRowsIn, type UserKeys } from '../../../src/store/clickhouse/user-data.ts';
@@ -228,6 +229,36 @@ describe('404', () => {
 
     expect((await del('user-twice', p.headers)).json()).toEqual(NOT_FOUND);
     expect((await del('nobody', p.headers)).json()).toEqual(NOT_FOUND);
+  });
+});
+
+describe('503', () => {
+  it('when the attribution cache cannot be cleared (Redis away), then 503, nothing is deleted, and a retry deletes everything', async () => {
+    // Cleared last, a failing cache answered 500 after the data was gone: the install stayed served
+    // from the cache for 24 h and a retry found nothing to delete (404).
+    const { deps } = h();
+    const p = await newProject(deps);
+    const { iid, clickId } = await activeUser(p, 'user-cache');
+    await flushFacts(h());
+    const keys = { projectId: p.project.id, userId: 'user-cache', installIds: [iid], clickIds: [clickId] };
+    const before = await chRows(keys);
+    const away = { ...deps.cache, del: () => Promise.reject(new Error('Command timed out')) };
+    const app = await buildApp({ ...deps, cache: away });
+    try {
+      const res = await app.inject({ method: 'DELETE', url: '/api/v1/users/user-cache', headers: p.headers });
+
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toEqual({ msg: 'Service temporarily unavailable. Please retry later.', status: 503 });
+      expect(res.headers['retry-after']).toBe('5');
+    } finally {
+      await app.close();
+    }
+    expect(await pgRows(p, 'user-cache', iid)).toEqual({ users: 1, installs: 1, payments: 1, outbox: 0 });
+    expect(await chRows(keys)).toEqual(before);
+
+    expect((await del('user-cache', p.headers)).statusCode).toBe(200);
+    expect(await deps.cache.get(attributionCacheKey(p.project.id, iid))).toBeUndefined();
+    expect((await attributionData(h(), p.token, iid)).statusCode).toBe(400);
   });
 });
 

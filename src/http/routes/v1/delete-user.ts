@@ -3,7 +3,7 @@
 // key. A user the key's project does not hold is 404, so another project's users stay unseen.
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../../deps.ts';
-import { deleteUser } from '../../../domain/users/delete-user.ts';
+import { CacheUnavailableError, deleteUser } from '../../../domain/users/delete-user.ts';
 import { CRUD_AUTH, projectOf, serviceKey } from '../../auth/service-key.ts';
 import { ApiError } from '../../errors.ts';
 import { MSG } from '../../messages.ts';
@@ -14,7 +14,12 @@ import { ok } from '../../reply.ts';
 export function registerDeleteUserRoute(app: FastifyInstance, deps: Deps): void {
   app.delete('/users/:user_id', { preHandler: serviceKey(deps, CRUD_AUTH, 'campaign') }, async (req, reply) => {
     const userId = parseUserIdParam(req.params);
-    const deletion = await deleteUser(deps, projectOf(req), userId);
+    const deletion = await deleteUser(deps, projectOf(req), userId).catch((err) => {
+      // Redis away: nothing is deleted yet, and the same request can be sent again.
+      throw err instanceof CacheUnavailableError
+        ? new ApiError(503, MSG.storeUnavailable, undefined, { 'retry-after': '5' })
+        : err;
+    });
     if (!deletion) {
       throw new ApiError(404, MSG.userNotFound);
     }
