@@ -1,5 +1,7 @@
 // node-cron table. Entries only enqueue (deterministic job ids make a tick that fires in two
-// processes enqueue once); the work itself runs in the queue's workers.
+// processes enqueue once); the work itself runs in the queue's workers. Cron times are UTC: without
+// a timezone node-cron follows the host's zone, and with TZ=America/New_York the 03:00 UTC pass
+// ran at 08:00 UTC (07:00 in summer).
 import cron from 'node-cron';
 import type { Deps } from '../src/deps.ts';
 import { reenqueuePendingAttributions } from '../src/domain/attribution/reenqueue-pending.ts';
@@ -31,7 +33,7 @@ export function startSchedule(deps: Deps, entries: CronEntry[] = SCHEDULE): () =
           deps.log.warn({ cron: e.name, err: String(err) }, 'cron entry failed to enqueue');
         }
       },
-      { name: e.name, noOverlap: true },
+      { name: e.name, noOverlap: true, timezone: 'UTC' },
     ),
   );
   return async () => {

@@ -221,6 +221,35 @@ describe('migratePostgres', () => {
     });
   });
 
+  it('when 0021 runs over installs sharing a push token, then the install that stored it last keeps it and the others hold none', async () => {
+    const { before, after } = await splitAt(21);
+    await withScratchDatabase(1, async ([sql]) => {
+      const db = sql as Sql;
+      await migratePostgres(db, before);
+      const [a, b] = ['00000000-0000-4000-8000-000000000021', '00000000-0000-4000-8000-000000000121'];
+      await db`INSERT INTO projects (id, name, token) VALUES (${a}, 'a', 'pt_0021_a'), (${b}, 'b', 'pt_0021_b')`;
+      await db`INSERT INTO installs (project_id, install_instance_id, push_token, push_token_updated_at, push_failures)
+        VALUES (${a}, 'old', 'tok', now() - interval '2 days', 2), (${a}, 'new', 'tok', now() - interval '1 day', 1),
+          (${a}, 'tie-1', 'tie', '2026-01-01', 0), (${a}, 'tie-2', 'tie', '2026-01-01', 0),
+          (${a}, 'alone', 'solo', now(), 1), (${b}, 'other', 'tok', now() - interval '3 days', 1)`;
+
+      expect(await migratePostgres(db, PG_MIGRATIONS)).toEqual(after);
+      const rows = await db<{ project: string; iid: string; push_token: string | null; push_failures: number }[]>`
+        SELECT CASE project_id WHEN ${a} THEN 'a' ELSE 'b' END AS project, install_instance_id AS iid, push_token,
+          push_failures FROM installs ORDER BY project, iid`;
+
+      expect(rows).toEqual([
+        { project: 'a', iid: 'alone', push_token: 'solo', push_failures: 1 },
+        { project: 'a', iid: 'new', push_token: 'tok', push_failures: 1 },
+        { project: 'a', iid: 'old', push_token: null, push_failures: 0 },
+        { project: 'a', iid: 'tie-1', push_token: null, push_failures: 0 },
+        { project: 'a', iid: 'tie-2', push_token: 'tie', push_failures: 0 },
+        { project: 'b', iid: 'other', push_token: 'tok', push_failures: 1 },
+      ]);
+      expect(await tableExists(db, 'installs_by_push_token')).toBe(true);
+    });
+  });
+
   it('when a file name has no 4-digit number, then listing the migrations fails naming the file', async () => {
     const dir = await migrationsDir({ '0001_ok.sql': 'SELECT 1;', 'add_things.sql': 'SELECT 1;' });
 

@@ -1,7 +1,8 @@
 // capture-event: a custom event of a user registered through trigger (Rule 1), written to the
 // outbox as an `events` fact in the same transaction that claims its event_id, so a repeated
 // event_id (an SDK retry, or 20 concurrent sends) stores one fact. An event of an unregistered
-// user is not stored and does not claim its event_id (a retry after trigger is stored).
+// user is not stored and does not claim its event_id (a retry after trigger is stored); from an
+// install marked uninstalled it still undoes the uninstall (the app is back on the device).
 // Revenue (Rule 2): event_data.amount when it is a JSON number from 0 to 1e20; a string ("12"),
 // a negative number or 1e309 (parsed as Infinity) stays in event_data but is not revenue.
 // Events that arrive while earlier ones are being stored are stored together (lib/micro-batch.ts):
@@ -19,6 +20,7 @@ import type { Project } from '../../store/postgres/projects.ts';
 import { queueDeliveries } from '../deliveries/queue-deliveries.ts';
 import { recordSkanActivity } from '../skan/record-skan-activity.ts';
 import { undoUninstall } from '../uninstalls/undo-uninstall.ts';
+import { undoUninstallAlone } from '../uninstalls/undo-uninstall-alone.ts';
 import { type RegisteredUser, resolveRegisteredUser, senderNeeds } from './resolve-registered-user.ts';
 
 export type CaptureEventInput = {
@@ -139,10 +141,14 @@ export async function captureEvent(
   project: Project,
   input: CaptureEventInput,
 ): Promise<CaptureOutcome> {
-  const user = await resolveRegisteredUser(deps, project.id, input);
-  if (!user) {
+  const found = await resolveRegisteredUser(deps, project.id, input);
+  if (!found.user) {
+    if (found.uninstalledSender) {
+      await undoUninstallAlone(deps, project, found.uninstalledSender);
+    }
     return 'unregistered';
   }
+  const user = found.user;
   const now = deps.now();
   const factId = input.eventId ?? `ev_${newTimeId()}`;
   const row = eventRow(project, user, input, factId, now);

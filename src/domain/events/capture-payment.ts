@@ -2,7 +2,8 @@
 // `payments` fact (sign 1) are written in one transaction, and only when the insert returned a row:
 // a repeated payment_id (Rule 4, also under concurrent sends, also after a removal) stores nothing.
 // The dedupe key is (project, payment_id), as the spec says; the docs' (type, payment_id) is not
-// used. A payment without an id (absent or "") is never deduplicated.
+// used. A payment without an id (absent or "") is never deduplicated. A payment of an unregistered
+// user stores nothing; from an install marked uninstalled it still undoes the uninstall.
 import type { Deps } from '../../deps.ts';
 import { newTimeId } from '../../lib/ids.ts';
 import { insertOutboxRows } from '../../store/postgres/fact-outbox.ts';
@@ -13,6 +14,7 @@ import { queueDeliveries } from '../deliveries/queue-deliveries.ts';
 import { recordSkanActivity } from '../skan/record-skan-activity.ts';
 import { isSkanRevenue } from '../skan/skan-revenue.ts';
 import { undoUninstall } from '../uninstalls/undo-uninstall.ts';
+import { undoUninstallAlone } from '../uninstalls/undo-uninstall-alone.ts';
 import type { CaptureOutcome } from './capture-event.ts';
 import { paymentFactRow } from './payment-fact.ts';
 import { resolveRegisteredUser, senderNeeds } from './resolve-registered-user.ts';
@@ -60,10 +62,14 @@ export async function capturePayment(
   project: Project,
   input: CapturePaymentInput,
 ): Promise<CaptureOutcome> {
-  const user = await resolveRegisteredUser(deps, project.id, input);
-  if (!user) {
+  const found = await resolveRegisteredUser(deps, project.id, input);
+  if (!found.user) {
+    if (found.uninstalledSender) {
+      await undoUninstallAlone(deps, project, found.uninstalledSender);
+    }
     return 'unregistered';
   }
+  const user = found.user;
   const now = deps.now();
   const factId = `pay_${newTimeId()}`;
   const needs = senderNeeds(user);

@@ -6,6 +6,9 @@
 //    is tied to that user, else the install the user registered through (a user_id sent from an
 //    install never tied to it, or a server-side call naming no install), so revenue goes to the
 //    campaign that brought the user.
+//  - Without a registered user nothing is recorded, but the answer still names the sending install
+//    when it is marked uninstalled: a request from the device proves the app is back (README
+//    Uninstall tracking), whoever uses it. A server-side call names no install, so never one.
 // Lookups that arrive while earlier ones run share one statement (lib/micro-batch.ts): under the
 // ingest mix this read was a Postgres round trip for two requests in three.
 import type { Deps } from '../../deps.ts';
@@ -22,6 +25,9 @@ export type RegisteredUser = {
   /** The request named no install: a server-side call (POST /api/v1/capture-event, capture-payment). */
   serverSide?: boolean;
 };
+
+/** Rule 1's answer: the registered user, or none (and the sending install, when marked uninstalled). */
+export type Resolution = { user: RegisteredUser } | { user: undefined; uninstalledSender: string | undefined };
 
 /**
  * Whether the sender's SKAN counters or uninstall state may need a write: skipped only when the
@@ -49,14 +55,15 @@ export async function resolveRegisteredUser(
   deps: Pick<Deps, 'sql'>,
   projectId: string,
   asked: { installInstanceId: string | null; userId: string | null; platform: string },
-): Promise<RegisteredUser | undefined> {
+): Promise<Resolution> {
   const r = await lookupBatcher(deps.sql)({
     projectId,
     installInstanceId: asked.installInstanceId,
     userId: asked.userId,
   });
   if (!r.user) {
-    return undefined;
+    const iid = asked.installInstanceId;
+    return { user: undefined, uninstalledSender: iid !== null && r.install?.uninstalled ? iid : undefined };
   }
   const sender =
     asked.installInstanceId !== null && r.install
@@ -64,18 +71,22 @@ export async function resolveRegisteredUser(
       : undefined;
   if (asked.installInstanceId !== null && r.install && r.install.userId === r.user.userId) {
     return {
-      userId: r.user.userId,
-      installInstanceId: asked.installInstanceId,
-      platform: r.install.platform || asked.platform,
-      sender,
+      user: {
+        userId: r.user.userId,
+        installInstanceId: asked.installInstanceId,
+        platform: r.install.platform || asked.platform,
+        sender,
+      },
     };
   }
   return {
-    userId: r.user.userId,
-    installInstanceId: r.user.installInstanceId,
-    platform: r.user.platform || asked.platform,
-    sender,
-    serverSide: asked.installInstanceId === null,
+    user: {
+      userId: r.user.userId,
+      installInstanceId: r.user.installInstanceId,
+      platform: r.user.platform || asked.platform,
+      sender,
+      serverSide: asked.installInstanceId === null,
+    },
   };
 }
 

@@ -1,6 +1,7 @@
 // update-push-token (and the legacy updatePushToken): the device's push token, kept on its install
 // for uninstall tracking. An unknown install is a 400 (as attribution-data): the app must init first.
-// The token is never logged or put in a job payload.
+// The token is never logged or put in a job payload. It moves here from any other install of the
+// project that held it (one token, one install: savePushToken).
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../http/errors.ts';
 import { MSG } from '../../http/messages.ts';

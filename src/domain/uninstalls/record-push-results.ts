@@ -2,7 +2,7 @@
 // failed days; unregistered adds one (at most once per UTC day); the third consecutive failed day
 // marks the install uninstalled and writes its `uninstalls` fact in the same transaction (the
 // writer adds the install's campaign). error changes nothing: the install is tried again on the
-// next pass.
+// next pass. A result counts only for an install that still holds the token it was sent to.
 import type { Deps } from '../../deps.ts';
 import { newTimeId } from '../../lib/ids.ts';
 import { formatChTime, localDay } from '../../lib/time.ts';
@@ -22,14 +22,14 @@ export async function recordPushResults(
   provider: PushProvider,
   batch: { targets: readonly PushTarget[]; results: readonly PushResult[]; day: string; nowMs: number },
 ): Promise<BatchTally> {
-  const delivered: string[] = [];
-  const failed: string[] = [];
+  const delivered: PushTarget[] = [];
+  const failed: PushTarget[] = [];
   batch.targets.forEach((t, i) => {
     const r = batch.results[i] ?? 'error';
     if (r === 'delivered') {
-      delivered.push(t.installInstanceId);
+      delivered.push(t);
     } else if (r === 'unregistered') {
-      failed.push(t.installInstanceId);
+      failed.push(t);
     }
   });
   const at = new Date(batch.nowMs);

@@ -392,7 +392,12 @@ export async function findInstallAttributions(
   );
 }
 
-/** Stores the install's push token; false when the install is unknown. */
+/**
+ * Stores the install's push token and takes it from the project's other installs: the install that
+ * sent it last owns it (an iOS reinstall keeps its APNs token under a new install id, and two
+ * holders meant two pushes a day and one removal counted as two uninstalls). One statement; false
+ * when the install is unknown, and then the others keep the token.
+ */
 export async function savePushToken(
   sql: Sql,
   projectId: string,
@@ -400,11 +405,18 @@ export async function savePushToken(
   pushToken: string,
 ): Promise<boolean> {
   // A new token starts uninstall tracking's count of failed days afresh (the old token's failures
-  // say nothing about the new one).
-  const res = await sql`UPDATE installs SET push_token = ${pushToken}, push_token_updated_at = now(),
-      push_failures = CASE WHEN push_token IS DISTINCT FROM ${pushToken} THEN 0 ELSE push_failures END
-    WHERE project_id = ${projectId} AND install_instance_id = ${installInstanceId}`;
-  return res.count === 1;
+  // say nothing about the new one). md5(push_token) is what installs_by_push_token indexes (0021).
+  const [r] = await sql`WITH saved AS (
+      UPDATE installs SET push_token = ${pushToken}, push_token_updated_at = now(),
+        push_failures = CASE WHEN push_token IS DISTINCT FROM ${pushToken} THEN 0 ELSE push_failures END
+      WHERE project_id = ${projectId} AND install_instance_id = ${installInstanceId}
+      RETURNING 1),
+    taken AS (
+      UPDATE installs SET push_token = NULL, push_token_updated_at = now(), push_failures = 0
+      WHERE project_id = ${projectId} AND md5(push_token) = md5(${pushToken}) AND push_token = ${pushToken}
+        AND install_instance_id <> ${installInstanceId} AND EXISTS (SELECT 1 FROM saved))
+    SELECT count(*)::int AS n FROM saved`;
+  return r?.n === 1;
 }
 
 /**

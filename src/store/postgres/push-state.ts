@@ -1,6 +1,6 @@
 // Uninstall tracking state on installs: the daily pass's keyset page of push targets, the
 // per-day result updates (each at most once per UTC day, so a rerun of a day's pass counts
-// nothing twice) and the uninstall mark. Push tokens are read here only; never logged.
+// nothing twice) and the uninstall mark. Push tokens are read and matched here only; never logged.
 import type { Sql } from './pool.ts';
 
 export type PushTargetRow = { projectId: string; installInstanceId: string; token: string; platform: string };
@@ -27,39 +27,47 @@ export async function listPushTargets(
   }));
 }
 
+/** A push sent: the install and the token it went to. */
+export type PushedToken = { installInstanceId: string; token: string };
+
+// Results apply only while the install still holds the token they were sent to: a token saved
+// while the push to the old one was in flight starts its own count (savePushToken), and the old
+// token's answer says nothing about it (nor marks the day pushed for it).
 export async function markPushDelivered(
   sql: Sql,
   projectId: string,
-  ids: readonly string[],
+  sent: readonly PushedToken[],
   day: string,
   at: Date,
 ): Promise<void> {
-  if (ids.length === 0) {
+  if (sent.length === 0) {
     return;
   }
-  await sql`UPDATE installs SET push_failures = 0, last_push_at = ${at}, last_push_day = ${day}::date
-    WHERE project_id = ${projectId} AND install_instance_id = ANY(${ids as string[]})
-      AND last_push_day IS DISTINCT FROM ${day}::date`;
+  await sql`UPDATE installs i SET push_failures = 0, last_push_at = ${at}, last_push_day = ${day}::date
+    FROM unnest(${sent.map((s) => s.installInstanceId)}::text[], ${sent.map((s) => s.token)}::text[]) AS s (iid, token)
+    WHERE i.project_id = ${projectId} AND i.install_instance_id = s.iid AND i.push_token = s.token
+      AND i.last_push_day IS DISTINCT FROM ${day}::date`;
 }
 
 /** Counts a failed day; answers the installs that now reached `threshold` failed days. */
 export async function markPushFailed(
   sql: Sql,
   projectId: string,
-  ids: readonly string[],
+  sent: readonly PushedToken[],
   day: string,
   at: Date,
   threshold: number,
 ): Promise<{ installInstanceId: string; platform: string; failures: number }[]> {
-  if (ids.length === 0) {
+  if (sent.length === 0) {
     return [];
   }
-  const rows = await sql`UPDATE installs SET push_failures = push_failures + 1, last_push_at = ${at},
+  const rows = await sql`UPDATE installs i SET push_failures = i.push_failures + 1, last_push_at = ${at},
       last_push_day = ${day}::date,
-      uninstalled_at = CASE WHEN push_failures + 1 >= ${threshold} THEN ${at}::timestamptz ELSE uninstalled_at END
-    WHERE project_id = ${projectId} AND install_instance_id = ANY(${ids as string[]})
-      AND last_push_day IS DISTINCT FROM ${day}::date AND uninstalled_at IS NULL
-    RETURNING install_instance_id, platform, push_failures`;
+      uninstalled_at = CASE WHEN i.push_failures + 1 >= ${threshold} THEN ${at}::timestamptz ELSE i.uninstalled_at END
+    FROM unnest(${sent.map((s) => s.installInstanceId)}::text[], ${sent.map((s) => s.token)}::text[]) AS s (iid, token)
+    WHERE i.project_id = ${projectId} AND i.install_instance_id = s.iid AND i.push_token = s.token
+      AND i.last_push_day IS DISTINCT FROM ${day}::date AND i.uninstalled_at IS NULL
+    RETURNING i.install_instance_id, i.platform, i.push_failures`;
   return rows
     .filter((r) => (r.push_failures as number) >= threshold)
     .map((r) => ({

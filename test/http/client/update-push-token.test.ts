@@ -1,8 +1,9 @@
 // POST /api/client/update-push-token and the legacy POST /api/client/updatePushToken (AND-1.1's
 // free-form map; real-clients §4.8): the push token is stored on the install (uninstall tracking);
 // 200 {msg, status, data: {message}} (spec: response not shown). An install that never called init
-// is a 400, as on attribution-data.
-import { randomUUID } from 'node:crypto';
+// is a 400, as on attribution-data. A token has one install per project: the one that sent it last
+// (an iOS reinstall keeps its APNs token under a new install_instance_id).
+import { randomBytes, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { init, post, useClientHarness } from '../../support/client.ts';
 import { newProject, type TestProject } from '../../support/harness.ts';
@@ -57,6 +58,40 @@ describe('200', () => {
     expect((await stored(p, iid))?.push_token).toBe(FCM);
   });
 
+  it('when a second install of the project sends the same token, then it holds the token and the first holds none', async () => {
+    const { p, iid: first } = await installed();
+    const second = randomUUID();
+    expect((await init(h(), p.token, { install_instance_id: second })).statusCode).toBe(202);
+    await post(h(), 'update-push-token', { token: p.token, push_token: APNS, install_instance_id: first });
+
+    const res = await post(h(), 'update-push-token', { token: p.token, push_token: APNS, install_instance_id: second });
+
+    expect(res.json()).toEqual(SAVED);
+    expect((await stored(p, second))?.push_token).toBe(APNS);
+    expect((await stored(p, first))?.push_token).toBeNull();
+  });
+
+  it('when an install of another project sends the same token, then both installs keep it', async () => {
+    const a = await installed();
+    const b = await installed();
+    await post(h(), 'update-push-token', { token: a.p.token, push_token: FCM, install_instance_id: a.iid });
+
+    await post(h(), 'update-push-token', { token: b.p.token, push_token: FCM, install_instance_id: b.iid });
+
+    expect((await stored(a.p, a.iid))?.push_token).toBe(FCM);
+    expect((await stored(b.p, b.iid))?.push_token).toBe(FCM);
+  });
+
+  it('when the token is 4096 random characters, then it is stored', async () => {
+    const { p, iid } = await installed();
+    const long = randomBytes(3072).toString('base64');
+
+    const res = await post(h(), 'update-push-token', { token: p.token, push_token: long, install_instance_id: iid });
+
+    expect(res.json()).toEqual(SAVED);
+    expect((await stored(p, iid))?.push_token).toBe(long);
+  });
+
   it('when AND-1.1 calls the legacy updatePushToken with its map, then it is stored the same way', async () => {
     const { p, iid } = await installed();
 
@@ -98,6 +133,20 @@ describe('400', () => {
       install_instance_id: randomUUID(),
     });
     expect(res.json()).toEqual({ msg: 'Install not found. Call init first.', status: 400 });
+  });
+
+  it('when an unknown install sends a token another install holds, then 400 and the holder keeps it', async () => {
+    const { p, iid } = await installed();
+    await post(h(), 'update-push-token', { token: p.token, push_token: APNS, install_instance_id: iid });
+
+    const res = await post(h(), 'update-push-token', {
+      token: p.token,
+      push_token: APNS,
+      install_instance_id: randomUUID(),
+    });
+
+    expect(res.statusCode).toBe(400);
+    expect((await stored(p, iid))?.push_token).toBe(APNS);
   });
 
   it("when the install belongs to another project, then 400 and the other project's install is untouched", async () => {
