@@ -140,6 +140,19 @@ const CRAWLERS: [label: string, ua: string][] = [
   ['curl', 'curl/8.4.0'],
   ['wget', 'Wget/1.21.4'],
   ['an empty User-Agent', ''],
+  // Published preview fetchers the generic rules missed (they were counted as clicks).
+  ['Snap URL Preview Service', 'Snap URL Preview Service; bot; snapchat; https://developers.snap.com/robots'],
+  [
+    'TikTokSpider (on Android: it also got the TikTok in-app page)',
+    'Mozilla/5.0 (Linux; Android 5.0) AppleWebKit/537.36 (KHTML, like Gecko) Mobile Safari/537.36 (compatible; TikTokSpider; ttspider-feedback@tiktok.com)',
+  ],
+  ['Pinterest crawler', 'Pinterest/0.2 (+https://www.pinterest.com/bot.html)'],
+  // HTTP libraries with their default User-Agent.
+  ['aiohttp', 'Python/3.11 aiohttp/3.9.1'],
+  ["Node's fetch (undici)", 'node'],
+  ['python-httpx', 'python-httpx/0.27.0'],
+  ['Apache HttpClient', 'Apache-HttpClient/4.5.14 (Java/17.0.8)'],
+  ['Dart', 'Dart/3.2 (dart:io)'],
 ];
 
 describe('classifyUserAgent', () => {

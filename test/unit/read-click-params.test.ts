@@ -27,6 +27,15 @@ describe('readClickParams', () => {
     expect(p.adId).toBe('aaaaaaaa-0000-1111-2222-333333333333');
   });
 
+  it.each(['{gaid}', '00000000-0000-0000-0000-000000000000'])(
+    'when gaid is %j and idfa a real UUID (a link shared by both platforms, opened on an iPhone), then the idfa is kept',
+    (gaid) => {
+      expect(readClickParams({ gaid, idfa: 'ABCDEF01-2345-6789-ABCD-EF0123456789' }).adId).toBe(
+        'abcdef01-2345-6789-abcd-ef0123456789',
+      );
+    },
+  );
+
   it.each(['00000000-0000-0000-0000-000000000000', '{idfa}', '__GAID__', 'not-a-uuid'])(
     'when the ad id is %j, then it is not kept',
     (v) => {

@@ -27,8 +27,9 @@ const BOT_PATTERNS: RegExp[] = [
   /ahrefsbot|semrushbot|mj12bot|dotbot|gptbot|claudebot|ccbot|perplexitybot/i,
   /facebookexternalhit|facebookcatalog|meta-externalagent|twitterbot|slackbot|slack-imgproxy|linkedinbot/i,
   /^whatsapp\/|telegrambot|discordbot|skypeuripreview|pinterestbot|redditbot|embedly|iframely|vkshare/i,
+  /^pinterest\/|snap url preview|tiktokspider|\(compatible;[^)]*\bbot\b|;\s*bot\s*;/i,
   /headlesschrome|lighthouse|phantomjs/i,
-  /^(?:curl|wget|python-requests|python-urllib|aiohttp|go-http-client|okhttp|java|libwww-perl|node-fetch|axios|undici|postmanruntime|httpie)\b/i,
+  /^(?:curl|wget|python-requests|python-urllib|python-httpx|python\/[\d.]+ aiohttp|aiohttp|go-http-client|okhttp|java|apache-httpclient|libwww-perl|node-fetch|node|axios|undici|postmanruntime|httpie|dart\/[\d.]+ \(dart:io\))(?:$|[\s/;(])/i,
   /[a-z0-9](?:bot|crawler|spider)\/\d/i,
   /\b(?:crawler|spider)\b/i,
 ];

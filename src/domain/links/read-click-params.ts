@@ -48,10 +48,11 @@ function first(q: Query, ...names: string[]): string {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 // A zeroed id (limited ad tracking) or an unexpanded macro ("{gaid}") would tie unrelated users
-// together in install matching, so only real UUIDs are kept.
+// together in install matching, so only real UUIDs are kept: the first of gaid and idfa that is
+// one (a link shared by both platforms carries both macros, and on an iPhone gaid stays "{gaid}").
 function adIdOf(q: Query): string {
-  const v = first(q, 'gaid').toLowerCase() || first(q, 'idfa').toLowerCase();
-  return UUID.test(v) && !/^[0-]+$/.test(v) ? v : '';
+  const real = (v: string) => UUID.test(v) && !/^[0-]+$/.test(v);
+  return [first(q, 'gaid').toLowerCase(), first(q, 'idfa').toLowerCase()].find(real) ?? '';
 }
 
 export function readClickParams(query: unknown): ClickParams {
