@@ -120,6 +120,30 @@ describe('mapping and event shape', () => {
     expect(rows[0]?.payload.custom_data).toMatchObject({ currency: 'EUR', order_id: 'ok-1', value: 49.99 });
   });
 
+  it('when order_id and currency are "" (React Native sends null so), then each payment is its own Purchase with its payment_id and the project currency', async () => {
+    // "" was kept: both rows went invalid under the one event key `Purchase:`, the second dropped.
+    const { p, iid } = await connected();
+    for (const id of ['rn-pay-a', 'rn-pay-b']) {
+      const res = await pay(p, iid, {
+        amount: 49.99,
+        payment_id: id,
+        type: 'DEFAULT',
+        event_data: { ...CART, currency: '', order_id: '' },
+      });
+      expect(res.statusCode).toBe(201);
+    }
+
+    const rows = await deliveryRows(h().deps, p);
+    await deliverAt(h().deps, p, 'meta');
+
+    expect(rows.map((r) => [r.event_key, r.status])).toEqual([
+      ['Purchase:rn-pay-a', 'pending'],
+      ['Purchase:rn-pay-b', 'pending'],
+    ]);
+    expect(rows[0]?.payload.custom_data).toMatchObject({ currency: 'EUR', order_id: 'rn-pay-a' });
+    expect(fake.accepted()).toEqual(expect.arrayContaining(['rn-pay-a', 'rn-pay-b']));
+  });
+
   it('when the connection is inactive, then nothing is queued; after activation only new facts are sent', async () => {
     const { p, iid } = await connected(false);
     await event(p, iid, {
@@ -150,6 +174,8 @@ describe('field rules', () => {
     [{ ...CART, value: '49.99' }, 'value must be a number (no currency symbol)'],
     [{ ...CART, value: 50 }, 'value 50 must equal the sum of item_price times quantity (49.99)'],
     [{ ...CART, currency: 'US$' }, 'currency must be a 3-letter ISO 4217 code whenever value is sent'],
+    // Three letters, not an ISO 4217 code: Meta refuses the whole request it is batched with.
+    [{ ...CART, currency: 'ABC' }, 'currency must be a 3-letter ISO 4217 code whenever value is sent'],
     [{ ...CART, num_items: 2 }, 'num_items must be the total quantity across contents (3)'],
     [
       { ...CART, contents: [{ id: 'sku-9', quantity: 1, item_price: 49.99 }] },

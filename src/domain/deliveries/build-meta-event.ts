@@ -26,11 +26,14 @@ const CUSTOM_FIELDS = [
   'order_id',
 ] as const;
 
+// "" counts as absent, as null does: React Native's Android bridge sends every JS null as ""
+// (real-clients), and a Purchase whose order_id or currency was "" went invalid, or took the event
+// key `Purchase:` that every later such payment of the project then collided with.
 function customData(f: MetaFact): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const k of CUSTOM_FIELDS) {
     const v = f.eventData?.[k];
-    if (v !== undefined && v !== null) {
+    if (v !== undefined && v !== null && v !== '') {
       out[k] = v;
     }
   }

@@ -2,6 +2,7 @@
 // ad-network dataset"), checked before an event is queued: an event that breaks one is stored as
 // invalid with the reason (see `deliveries dead-letters`) and never sent. Returns the first
 // broken rule, or undefined.
+import { isValidCurrency } from '../../lib/validate.ts';
 import type { MetaServerEvent } from './build-meta-event.ts';
 
 const isStringArray = (v: unknown): v is string[] =>
@@ -46,7 +47,7 @@ function checkAmounts(e: MetaServerEvent, d: Record<string, unknown>): string | 
     if (Math.abs(total - d.value) > 0.005) {
       return `value ${d.value} must equal the sum of item_price times quantity (${total})`;
     }
-    if (typeof d.currency !== 'string' || !/^[A-Z]{3}$/.test(d.currency)) {
+    if (typeof d.currency !== 'string' || !isValidCurrency(d.currency)) {
       return 'currency must be a 3-letter ISO 4217 code whenever value is sent';
     }
   }
