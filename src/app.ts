@@ -7,6 +7,7 @@ import { registerDocsRoutes } from './http/openapi.ts';
 import { ipRateLimit } from './http/rate-limit.ts';
 import { registerClientRoutes } from './http/routes/client/client.ts';
 import { registerLinkRoutes } from './http/routes/links/links.ts';
+import { isLinkShaped, sendLinkNotFound } from './http/routes/links/redirect.ts';
 import { registerHealthRoutes } from './http/routes/ops/health.ts';
 import { registerAttributedUsersRoute } from './http/routes/v1/attributed-users.ts';
 import { registerAttributionResultRoute } from './http/routes/v1/attribution-result.ts';
@@ -66,8 +67,13 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     // 12 characters each once %-encoded; at 200, DELETE /api/v1/users/:user_id answered 414 for
     // ids longer than that. Each route still checks its own parameter.
     routerOptions: { maxParamLength: 3072 },
-    // Malformed URLs (bad %-encoding) still answer with our {msg, status} envelope.
-    frameworkErrors: (err, _req, reply) => {
+    // Malformed URLs (bad %-encoding) still answer with our {msg, status} envelope, or, shaped as a
+    // campaign link (README: a GET of one path segment), with the link's 404 page.
+    frameworkErrors: (err, req, reply) => {
+      if (isLinkShaped(req.method, req.raw.url)) {
+        sendLinkNotFound(reply);
+        return;
+      }
       sendError(
         reply,
         new ApiError(err.statusCode && err.statusCode < 500 ? err.statusCode : 400, MSG.invalidRequestParameters),

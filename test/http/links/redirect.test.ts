@@ -183,6 +183,17 @@ describe('GET /?c=<display_id> and /<display_id>', () => {
       await expectNotFoundPage(await visit('/?c=', l.host, UA.android));
     });
 
+    it('when the one path segment is bad %-encoding, then the 404 page (not JSON), and an API path stays JSON', async () => {
+      const l = await link();
+      for (const path of ['/%FF', '/%ED%A0%80', '/%E0%A4%A/', '/%FF?c=x']) {
+        const res = await visit(path, l.host, UA.android);
+        await expectNotFoundPage(res);
+        expect(res.headers['cache-control']).toBe('no-store');
+      }
+      const api = await h().app.inject({ method: 'GET', url: '/api/v1/campaigns/%FF', headers: l.p.headers });
+      expect(api.json()).toEqual({ msg: 'Invalid request parameters.', status: 400 });
+    });
+
     it("when the display id is another project's, then the 404 page on this project's domain", async () => {
       const mine = await link();
       const theirs = await link();

@@ -29,12 +29,27 @@ function send(reply: FastifyReply, outcome: LinkOutcome): FastifyReply {
         .send(renderInAppPage({ ...outcome, nonce }));
     }
     default:
-      return reply
-        .code(404)
-        .type('text/html; charset=utf-8')
-        .header('x-content-type-options', 'nosniff')
-        .send(LINK_NOT_FOUND_PAGE);
+      return sendLinkNotFound(reply);
   }
+}
+
+/** The HTML 404 page of a link that names nothing. */
+export function sendLinkNotFound(reply: FastifyReply): FastifyReply {
+  return reply
+    .code(404)
+    .header('cache-control', 'no-store')
+    .header('referrer-policy', 'no-referrer')
+    .type('text/html; charset=utf-8')
+    .header('x-content-type-options', 'nosniff')
+    .send(LINK_NOT_FOUND_PAGE);
+}
+
+/**
+ * Whether a request the router could not read (bad %-encoding) has a campaign link's shape: a GET
+ * or HEAD of one path segment. It names no link, and gets the link's 404 page, not JSON.
+ */
+export function isLinkShaped(method: string, rawUrl: string | undefined): boolean {
+  return (method === 'GET' || method === 'HEAD') && /^\/[^/?#]+\/?(?:[?#]|$)/.test(rawUrl ?? '');
 }
 
 async function answer(deps: Deps, req: FastifyRequest, reply: FastifyReply, displayId: string | undefined) {
