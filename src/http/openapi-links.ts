@@ -2,7 +2,8 @@
 // deep-link verification files on link domains (routes/links), and the operations endpoints
 // (routes/ops, openapi.ts). Links answer redirects and HTML, never JSON; README "Link handler".
 import { z } from 'zod';
-import type { Operation } from './openapi.ts';
+import type { Operation, Response } from './openapi.ts';
+import { SERVER_FAILURES } from './openapi-responses.ts';
 
 const linkParam = (what: string) => z.string().optional().meta({ description: what });
 
@@ -30,14 +31,28 @@ const clickParams = {
   network: linkParam('network code, used when the campaign has no network of its own'),
 };
 
-const LINK_RESPONSES = {
-  '200':
-    'HTML page for the in-app browsers of Instagram, Facebook, TikTok, Snapchat, LinkedIn and X on phones: tries the app by its URL scheme, then continues to the store target (the click is counted)',
+const LINK_RESPONSES: Record<string, Response> = {
+  '200': {
+    description:
+      'HTML page for the in-app browsers of Instagram, Facebook, TikTok, Snapchat, LinkedIn and X on phones: tries the app by its URL scheme, then continues to the store target (the click is counted)',
+    html: true,
+  },
   '302':
     "redirect (Location) to the campaign's stored target for the visitor's platform; Cache-Control: no-store. A counted click is recorded first (crawlers and HEAD requests are not counted)",
-  '404':
-    'HTML page `Link not found` (unknown host or campaign, deleted campaign, or no stored target for the device); inactive campaigns still redirect',
+  '404': {
+    description:
+      'HTML page `Link not found` (unknown host or campaign, deleted campaign, or no stored target for the device); inactive campaigns still redirect',
+    html: true,
+  },
+  ...SERVER_FAILURES,
 };
+
+/** Fastify answers HEAD on every GET route; for a link it is the same answer without a body, never counted. */
+const headOf = (op: Operation): Operation => ({
+  ...op,
+  method: 'head',
+  summary: `${op.summary}: HEAD, the same status and headers without a body; no click is recorded`,
+});
 
 const wellKnown = (path: string, summary: string): Operation => ({
   method: 'get',
@@ -46,12 +61,19 @@ const wellKnown = (path: string, summary: string): Operation => ({
   tag: 'links',
   auth: 'none',
   responses: {
-    '200': 'the file stored with `projects set-well-known`, as JSON; Cache-Control: public, max-age=300',
-    '404': '`{}`: the host is no link domain, or the project has not set this file',
+    '200': {
+      description: 'the file stored with `projects set-well-known`, as JSON; Cache-Control: public, max-age=300',
+      schema: z.looseObject({}),
+    },
+    '404': {
+      description: '`{}`: the host is no link domain, or the project has not set this file',
+      schema: z.object({}).meta({ maxProperties: 0 }),
+    },
+    ...SERVER_FAILURES,
   },
 });
 
-export const LINK_OPERATIONS: Operation[] = [
+const linkOps: Operation[] = [
   {
     method: 'get',
     path: '/',
@@ -74,9 +96,27 @@ export const LINK_OPERATIONS: Operation[] = [
     query: z.object(clickParams),
     responses: LINK_RESPONSES,
   },
+  {
+    method: 'get',
+    path: '/{display_id}/',
+    summary:
+      'The same link with a trailing slash; a fixed route with a slash (/healthz/, /docs/, …) answers 404 `Route not found.`',
+    tag: 'links',
+    auth: 'none',
+    params: z.object({ display_id: z.string().max(64).meta({ description: 'campaign display id' }) }),
+    query: z.object(clickParams),
+    responses: LINK_RESPONSES,
+  },
+];
+
+export const LINK_OPERATIONS: Operation[] = [
+  ...linkOps.flatMap((op) => [op, headOf(op)]),
   wellKnown('apple-app-site-association', "The project's apple-app-site-association (iOS universal links)"),
   wellKnown('assetlinks.json', "The project's Digital Asset Links file (Android app links)"),
 ];
+
+const check = z.enum(['ok', 'down', 'not configured']);
+const readyChecks = z.looseObject({ postgres: check, clickhouse: check, redis: check });
 
 export const OPS_OPERATIONS: Operation[] = [
   {
@@ -85,7 +125,7 @@ export const OPS_OPERATIONS: Operation[] = [
     summary: 'Liveness: answers whenever the process does (stores are not checked)',
     tag: 'ops',
     auth: 'none',
-    responses: { '200': '{status: "ok"}' },
+    responses: { '200': { description: '{status: "ok"}', schema: z.looseObject({ status: z.literal('ok') }) } },
   },
   {
     method: 'get',
@@ -94,8 +134,14 @@ export const OPS_OPERATIONS: Operation[] = [
     tag: 'ops',
     auth: 'none',
     responses: {
-      '200': '{status: "ready", checks: {postgres: "ok", clickhouse: "ok", redis: "ok" | "not configured"}}',
-      '503': '{status: "not ready", checks} with "down" for each store that does not answer',
+      '200': {
+        description: 'every store answers; redis is "not configured" without REDIS_URL',
+        schema: z.looseObject({ status: z.literal('ready'), checks: readyChecks }),
+      },
+      '503': {
+        description: '"down" for each store that does not answer',
+        schema: z.looseObject({ status: z.literal('not ready'), checks: readyChecks }),
+      },
     },
   },
   {
@@ -104,7 +150,7 @@ export const OPS_OPERATIONS: Operation[] = [
     summary: 'This document (OpenAPI 3.1)',
     tag: 'ops',
     auth: 'none',
-    responses: { '200': 'the OpenAPI document' },
+    responses: { '200': { description: 'the OpenAPI document', schema: z.looseObject({ openapi: z.string() }) } },
   },
   {
     method: 'get',
@@ -112,6 +158,6 @@ export const OPS_OPERATIONS: Operation[] = [
     summary: 'A self-contained HTML page describing every operation',
     tag: 'ops',
     auth: 'none',
-    responses: { '200': 'HTML' },
+    responses: { '200': { description: 'HTML', html: true } },
   },
 ];

@@ -1,24 +1,23 @@
-// OpenAPI 3.1 at /openapi.json, built from the same zod schemas that parse requests, and a
+// OpenAPI 3.1 at /openapi.json, built from zod schemas: the ones that parse requests where a route
+// parses with zod, documentation schemas beside the parsers elsewhere (their constraints restate
+// the parsers' checks; a check JSON Schema cannot state is in the description); and a
 // self-contained docs page at /docs (no external assets: it works offline).
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { skanSchemaSchema } from '../domain/skan/schema.ts';
 import { CLIENT_OPERATIONS } from './openapi-client.ts';
 import { COMMERCE_OPERATIONS } from './openapi-commerce.ts';
 import { LINK_OPERATIONS, OPS_OPERATIONS } from './openapi-links.ts';
-import { attributionResultQuerySchema } from './parse/client/schemas.ts';
-import { attributedUsersQuerySchema } from './parse/v1/attributed-users.ts';
-import {
-  createCampaignBodySchema,
-  displayIdParamsSchema,
-  editCampaignBodySchema,
-  listCampaignsQuerySchema,
-} from './parse/v1/campaigns.ts';
-import { reportQuerySchema } from './parse/v1/reporting.ts';
-import { spendBodySchema } from './parse/v1/spend.ts';
+import { ERROR_ENVELOPE_JSON } from './openapi-responses.ts';
+import { V1_OPERATIONS } from './openapi-v1.ts';
+
+/**
+ * A documented answer: its description, and the JSON schema of its body. Without a schema, an
+ * error status (4xx, 5xx) gets the {msg, status} envelope; `html` marks an HTML page.
+ */
+export type Response = string | { description: string; schema?: z.ZodType; html?: true };
 
 export type Operation = {
-  method: 'get' | 'post' | 'patch' | 'put' | 'delete';
+  method: 'get' | 'head' | 'post' | 'patch' | 'put' | 'delete';
   path: string;
   summary: string;
   tag: string;
@@ -26,283 +25,101 @@ export type Operation = {
   query?: z.ZodObject;
   body?: z.ZodType;
   /**
-   * serviceKey (the default): the `service-key` header. bodyToken: client routes, the project token
-   * in the JSON body. none: links, well-known files and the operations endpoints.
+   * serviceKey (the default): the `service-key` (or `linkrunner-key`) header. bodyToken: client
+   * routes, the project token in the JSON body. none: links, well-known files and the operations endpoints.
    */
   auth?: 'serviceKey' | 'bodyToken' | 'none';
-  responses: Record<string, string>;
+  responses: Record<string, Response>;
 };
 
-const AUTH_401 = (text: string) => `missing or invalid server key: \`${text}\``;
-const RATE_429 = '`Rate limit exceeded. Please try again later.` (per source IP or per server key); Retry-After: 1';
-
-// Documentation schemas of the connection bodies: parse/v1/connections.ts reads them field by
-// field with the domain's checks (checkMetaConnection, checkMapping), which CLI and API share.
-const metaConnectionBodySchema = z.object({
-  dataset_id: z
-    .union([z.string().regex(/^\d{1,32}$/), z.number().int()])
-    .meta({ description: 'numeric id of the Meta dataset (pixel)' }),
-  access_token: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]{20,1024}$/)
-    .meta({ description: 'Conversions API access token; stored encrypted under SECRETS_KEY, never answered back' }),
-  graph_version: z.string().nullable().optional().meta({ description: 'e.g. v21.0; default META_GRAPH_VERSION' }),
-  active: z.boolean().meta({ description: 'only facts recorded while the connection is active are sent' }),
-});
-const mappingsBodySchema = z.object({
-  mappings: z
-    .array(
-      z.object({
-        kind: z.enum(['event', 'payment']),
-        name: z.string().min(1).max(256).meta({ description: 'an event name, or a payment type (FIRST_PAYMENT, …)' }),
-        to: z
-          .enum(['AddToCart', 'ViewContent', 'Purchase'])
-          .meta({ description: 'events map to AddToCart or ViewContent; payment types to Purchase' }),
-      }),
-    )
-    .min(1)
-    .max(100),
-});
-
 export const OPERATIONS: Operation[] = [
-  {
-    method: 'get',
-    path: '/api/v1/campaigns',
-    summary: 'List campaigns',
-    tag: 'campaigns',
-    query: listCampaignsQuerySchema,
-    responses: {
-      '200': '{msg, status, data: {total_campaigns, campaigns, pagination}}',
-      '400': 'invalid filter, link, domain or channel',
-      '401': AUTH_401('Unauthorized access.'),
-      '422': 'invalid page or limit',
-      '429': RATE_429,
-    },
-  },
-  {
-    method: 'get',
-    path: '/api/v1/attributed-users',
-    summary: "List a campaign's attributed users",
-    tag: 'users',
-    query: attributedUsersQuerySchema,
-    responses: {
-      '200': '{msg, status, data: {total_users, users, pagination}}; a start after the end gives no users',
-      '400': '`Invalid timezone format.` or `Invalid timestamp format.`',
-      '401': AUTH_401('Authentication failed.'),
-      '404': '`Resource not found.` (no such campaign in the project)',
-      '422': '`Required parameter missing.` (display_id), invalid page or limit',
-      '429': RATE_429,
-    },
-  },
-  {
-    method: 'post',
-    path: '/api/v1/create-campaign',
-    summary: 'Create a campaign',
-    tag: 'campaigns',
-    body: createCampaignBodySchema,
-    responses: {
-      '201': '{msg, status, data: created campaign}',
-      '400': 'invalid field, unknown domain or store listing',
-      '401': AUTH_401('Server key missing!` or `Server key invalid!'),
-      '429': RATE_429,
-    },
-  },
-  ...(['patch', 'put'] as const).map(
-    (method): Operation => ({
-      method,
-      path: '/api/v1/campaigns/{display_id}',
-      summary: method === 'patch' ? 'Edit a campaign' : 'Edit a campaign (PUT alias of PATCH)',
-      tag: 'campaigns',
-      params: displayIdParamsSchema,
-      body: editCampaignBodySchema,
-      responses: {
-        '200': '{msg, status, data: campaign summary}',
-        '400': 'missing display id, no field, blank name, non-boolean active',
-        '401': AUTH_401('Server key missing!` or `Server key invalid!'),
-        '404': '`Campaign not found!`',
-        '429': RATE_429,
-      },
-    }),
-  ),
-  {
-    method: 'delete',
-    path: '/api/v1/campaigns/{display_id}',
-    summary: 'Delete a campaign',
-    tag: 'campaigns',
-    params: displayIdParamsSchema,
-    responses: {
-      '204': 'deleted; empty body',
-      '400': '`Campaign display ID is required!`',
-      '401': AUTH_401('Server key missing!` or `Server key invalid!'),
-      '404': '`Campaign not found!`',
-      '429': RATE_429,
-    },
-  },
-  {
-    method: 'delete',
-    path: '/api/v1/users/{user_id}',
-    summary:
-      "Delete one user's data (GDPR): Postgres, ClickHouse raw and derived tables, caches; reports what was removed",
-    tag: 'users',
-    params: z.object({ user_id: z.string().min(1).max(256) }),
-    responses: {
-      '200': '`User data deleted successfully!`; data: removed rows per store',
-      '400': '`User ID is required!`',
-      '401': AUTH_401('Server key missing!` or `Server key invalid!'),
-      '404': "`User not found!` (also for another project's user)",
-      '429': RATE_429,
-    },
-  },
-  {
-    method: 'get',
-    path: '/api/v1/reporting/campaigns',
-    summary: 'Campaign analytics for a window (formatted strings; README "Reporting" defines every field)',
-    tag: 'reporting',
-    query: reportQuerySchema,
-    responses: {
-      '200':
-        '{msg, status, data: {campaigns, pagination, display_currency, view}}; identical queries may be served from a 60 s cache',
-      '400':
-        'invalid date, from after to, unknown active / platform / view / sort_field / sort_order, bad meta_account_id or active_users, too many event names',
-      '401': AUTH_401('Unauthorized access.'),
-      '402': 'billing suspended: {msg, status, payment_link}',
-      '422': 'invalid page or limit (1 to 100)',
-      '429': 'rate limit exceeded (1 request per minute per server key); header Retry-After: 60',
-    },
-  },
-  {
-    method: 'get',
-    path: '/api/v1/get-attribution-result',
-    summary: "Attribution of a user's or a device's install (with the decision record in `match`)",
-    tag: 'attribution',
-    query: attributionResultQuerySchema,
-    responses: {
-      '200': '{msg, status, data: attribution result + match}',
-      '204': 'no attribution data (empty body)',
-      '400': '`Either device_identifier or user_id is required.`',
-      '401': AUTH_401('Unauthorized access.'),
-      '429': RATE_429,
-    },
-  },
-  ...(['put', 'post'] as const).map(
-    (method): Operation => ({
-      method,
-      path: '/api/v1/spend',
-      summary:
-        method === 'put'
-          ? 'Upsert ad spend rows (a restatement replaces the day and key)'
-          : 'Upsert ad spend rows (POST alias of PUT)',
-      tag: 'spend',
-      body: spendBodySchema,
-      responses: {
-        '200': '{msg, status, data: {accepted, unchanged, rejected: [{index, reason}]}}; rejected rows are skipped',
-        '400': '`rows must be an array of 1 to 10,000 spend rows.` or a body that is not a JSON object',
-        '401': AUTH_401('Server key missing!` or `Server key invalid!'),
-        '429': RATE_429,
-      },
-    }),
-  ),
-  {
-    method: 'put',
-    path: '/api/v1/connections/meta',
-    summary: 'Connect the project to its Meta dataset (Conversions API); only facts after activation are sent',
-    tag: 'connections',
-    body: metaConnectionBodySchema,
-    responses: {
-      '200':
-        '{msg: `Meta connection saved.`, status, data: {dataset_id, graph_version, active, activated_at, token_fingerprint}}',
-      '400': '`Invalid connection: <problem>`',
-      '401': AUTH_401('Server key missing!` or `Server key invalid!'),
-      '429': RATE_429,
-    },
-  },
-  {
-    method: 'put',
-    path: '/api/v1/connections/meta/mappings',
-    summary: 'Map event names to AddToCart or ViewContent and payment types to Purchase',
-    tag: 'connections',
-    body: mappingsBodySchema,
-    responses: {
-      '200':
-        '{msg: `<n> event mapping(s) saved.`, status, data: {mappings: [{kind, name, to}]}}: every mapping of the project',
-      '400':
-        '`mappings must be an array of 1 to 100 objects {kind, name, to}.` or `Invalid mapping at index <i>: <problem>`',
-      '401': AUTH_401('Server key missing!` or `Server key invalid!'),
-      '429': RATE_429,
-    },
-  },
-  {
-    method: 'put',
-    path: '/api/v1/skan/schema',
-    summary: 'Store a SKAN 4 conversion schema as the project\'s next version (README "SKAdNetwork")',
-    tag: 'skan',
-    body: skanSchemaSchema,
-    responses: {
-      '201': '{msg, status, data: {version, created_at, schema}}',
-      '400': '`Invalid SKAN schema: <path>: <problem>`',
-      '401': AUTH_401('Server key missing!` or `Server key invalid!'),
-      '429': RATE_429,
-    },
-  },
-  {
-    method: 'get',
-    path: '/api/v1/skan/schema',
-    summary: "The project's current (highest version) SKAN conversion schema",
-    tag: 'skan',
-    responses: {
-      '200': '{msg, status, data: {version, created_at, schema}}',
-      '401': AUTH_401('Server key missing!` or `Server key invalid!'),
-      '404': '`No SKAN schema is set for this project.`',
-      '429': RATE_429,
-    },
-  },
+  ...V1_OPERATIONS,
   ...CLIENT_OPERATIONS,
   ...COMMERCE_OPERATIONS,
   ...LINK_OPERATIONS,
   ...OPS_OPERATIONS,
 ];
 
-const toJson = (s: z.ZodType) => z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+type Json = Record<string, unknown>;
+
+/** JSON Schema of a zod schema; the dialect is the document's (OpenAPI 3.1: draft 2020-12). */
+function toJson(s: z.ZodType, io: 'input' | 'output' = 'input'): Json {
+  const { $schema: _dialect, ...json } = z.toJSONSchema(s, { io, unrepresentable: 'any' }) as Json;
+  return json;
+}
 
 function parameters(schema: z.ZodObject | undefined, where: 'query' | 'path') {
   if (!schema) {
     return [];
   }
-  const json = toJson(schema) as { properties?: Record<string, unknown>; required?: string[] };
+  const json = toJson(schema) as { properties?: Record<string, Json>; required?: string[] };
   return Object.entries(json.properties ?? {}).map(([name, s]) => ({
     name,
     in: where,
     required: where === 'path' || (json.required ?? []).includes(name),
+    ...(typeof s.description === 'string' ? { description: s.description } : {}),
     schema: s,
   }));
 }
 
-export function buildOpenApi(): Record<string, unknown> {
-  const paths: Record<string, Record<string, unknown>> = {};
+const ERROR_REF = { $ref: '#/components/schemas/Error' };
+
+const describe = (r: Response): string => (typeof r === 'string' ? r : r.description);
+
+/** A response object: HEAD answers carry no body; errors without a schema of their own the envelope. */
+function response(op: Operation, code: string, r: Response): Json {
+  const description = describe(r);
+  const own: Exclude<Response, string> = typeof r === 'string' ? { description } : r;
+  if (op.method === 'head') {
+    return { description };
+  }
+  if (own.schema) {
+    return { description, content: { 'application/json': { schema: toJson(own.schema, 'output') } } };
+  }
+  if (own.html) {
+    return { description, content: { 'text/html': { schema: { type: 'string' } } } };
+  }
+  if (Number(code) >= 400) {
+    return { description, content: { 'application/json': { schema: ERROR_REF } } };
+  }
+  return { description };
+}
+
+// The server key goes in either header: two alternative requirements.
+const SECURITY: Record<NonNullable<Operation['auth']>, unknown[]> = {
+  serviceKey: [{ serviceKey: [] }, { linkrunnerKey: [] }],
+  bodyToken: [],
+  none: [],
+};
+
+export function buildOpenApi(): Json {
+  const paths: Record<string, Json> = {};
   for (const op of OPERATIONS) {
     paths[op.path] ??= {};
-    const entry = paths[op.path] as Record<string, unknown>;
+    const entry = paths[op.path] as Json;
     entry[op.method] = {
       summary: op.summary,
       tags: [op.tag],
-      security: (op.auth ?? 'serviceKey') === 'serviceKey' ? [{ serviceKey: [] }] : [],
+      security: SECURITY[op.auth ?? 'serviceKey'],
       parameters: [...parameters(op.params, 'path'), ...parameters(op.query, 'query')],
       ...(op.body
         ? { requestBody: { required: true, content: { 'application/json': { schema: toJson(op.body) } } } }
         : {}),
-      responses: Object.fromEntries(Object.entries(op.responses).map(([code, description]) => [code, { description }])),
+      responses: Object.fromEntries(Object.entries(op.responses).map(([code, r]) => [code, response(op, code, r)])),
     };
   }
   return {
     openapi: '3.1.0',
     info: { title: 'Attribution service API', version: '1' },
     components: {
+      schemas: { Error: ERROR_ENVELOPE_JSON },
       securitySchemes: {
-        serviceKey: {
+        serviceKey: { type: 'apiKey', in: 'header', name: 'service-key', description: 'the project server key' },
+        linkrunnerKey: {
           type: 'apiKey',
           in: 'header',
-          name: 'service-key',
-          description: '`linkrunner-key` is accepted too',
+          name: 'linkrunner-key',
+          description: 'the same server key under the header existing integrations send',
         },
       },
     },
@@ -314,7 +131,7 @@ const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
 const AUTH_LABEL: Record<NonNullable<Operation['auth']>, string> = {
-  serviceKey: '<code>service-key</code> header',
+  serviceKey: '<code>service-key</code> (or <code>linkrunner-key</code>) header',
   bodyToken: '<code>token</code> in the JSON body',
   none: 'none',
 };
@@ -326,7 +143,7 @@ function docsPage(doc: Record<string, unknown>): string {
       .join('');
     const body = op.body ? `<pre>${escapeHtml(JSON.stringify(toJson(op.body), null, 2))}</pre>` : '';
     const responses = Object.entries(op.responses)
-      .map(([c, d]) => `<li><b>${c}</b> ${escapeHtml(d)}</li>`)
+      .map(([c, r]) => `<li><b>${c}</b> ${escapeHtml(describe(r))}</li>`)
       .join('');
     return `<section><h2>${op.method.toUpperCase()} ${escapeHtml(op.path)}</h2><p>${escapeHtml(op.summary)}</p>
       <p>Auth: ${AUTH_LABEL[op.auth ?? 'serviceKey']}</p>${params ? `<h3>Parameters</h3><ul>${params}</ul>` : ''}${body ? `<h3>Body</h3>${body}` : ''}

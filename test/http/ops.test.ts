@@ -164,7 +164,7 @@ describe('GET /openapi.json', () => {
   it.each(V1_ROUTES)('when fetched, then it documents %s %s, a route the app serves', async (method, path, route) => {
     const d = await doc();
     const o = op(d, method, path);
-    expect(o.security).toEqual([{ serviceKey: [] }]);
+    expect(o.security).toEqual([{ serviceKey: [] }, { linkrunnerKey: [] }]);
     expect(Object.keys(o.responses)).toEqual(expect.arrayContaining(['401', '429']));
     expect(h().app.hasRoute({ method: method.toUpperCase() as 'GET', url: route })).toBe(true);
   });

@@ -564,6 +564,6 @@ describe('OpenAPI', () => {
       ['start_timestamp', 'query', false],
       ['timezone', 'query', false],
     ]);
-    expect(Object.keys(op.responses)).toEqual(['200', '400', '401', '404', '422', '429']);
+    expect(Object.keys(op.responses)).toEqual(['200', '400', '401', '404', '422', '429', '500', '503']);
   });
 });

@@ -10,19 +10,34 @@ import { MSG } from '../../messages.ts';
 import { queryValue } from '../common.ts';
 import { paginationQuerySchema, parsePagination } from './pagination.ts';
 
+// Documentation schema (OpenAPI); parseAttributedUsers reads the query itself. Values are trimmed,
+// and a blank timestamp or timezone counts as absent.
+const LOCAL_TIME =
+  '\\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\\d|3[01])T(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d{1,3})?';
 const timestamp = z
   .string()
+  .regex(new RegExp(`^\\s*(?:${LOCAL_TIME})?\\s*$`))
   .optional()
-  .meta({ description: 'YYYY-MM-DDThh:mm:ss.SSS without a zone suffix, read in `timezone`; inclusive' });
+  .meta({
+    description:
+      'YYYY-MM-DDThh:mm:ss with an optional fraction of 1 to 3 digits, without a zone suffix, a real calendar day, read in `timezone`; inclusive; trimmed, blank means absent. 400 `Invalid timestamp format.` otherwise',
+  });
 
 export const attributedUsersQuerySchema = paginationQuerySchema(50, 1000).extend({
-  display_id: z.string().meta({ description: 'campaign display id' }),
+  display_id: z
+    .string()
+    .regex(/\S/)
+    .meta({ description: 'campaign display id (trimmed); 422 `Required parameter missing.` when absent or blank' }),
   start_timestamp: timestamp,
   end_timestamp: timestamp,
-  timezone: z.string().optional().meta({
-    description:
-      'IANA zone of the two timestamps, default UTC. A wall time skipped by DST moves forward by the gap; a repeated one takes the earlier instant',
-  }),
+  timezone: z
+    .string()
+    .regex(/^\s*(?:[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+)*)?\s*$/)
+    .optional()
+    .meta({
+      description:
+        'IANA zone of the two timestamps (at most 64 characters once trimmed, a zone the runtime knows), default UTC; blank means absent; 400 `Invalid timezone format.` otherwise. A wall time skipped by DST moves forward by the gap; a repeated one takes the earlier instant',
+    }),
 });
 
 function present(query: unknown, key: string, invalid: ApiError): string | undefined {

@@ -8,21 +8,43 @@ import { isSafeDeeplink, isSafeWebUrl } from '../../../lib/validate.ts';
 import { ApiError } from '../../errors.ts';
 import { MSG } from '../../messages.ts';
 import { asRecord, parseWith, queryValue } from '../common.ts';
+import { anyCase, anyCaseEnum, trimmedText } from '../doc-patterns.ts';
 import { paginationQuerySchema, parsePagination } from './pagination.ts';
 
 const NAME_MAX = 500;
 
 // Fixed paths the service host answers itself: a campaign's short link /<id> must not shadow them.
 const RESERVED_DISPLAY_IDS = new Set(['healthz', 'readyz', 'docs', 'api', 'openapi', 'well-known']);
+const DISPLAY_ID_RE = /^[A-Za-z0-9_-]{1,64}$/;
 // Postgres text cannot hold NUL; refused here so the insert never fails with a 500.
 const noNul = (v: string): boolean => !v.includes('\0');
+
+// The `.meta` patterns below only shape the OpenAPI document (zod never parses with them): the part
+// of a refine that JSON Schema can state; the description says the rest.
+const URL_CHAR = '[^\\u0000-\\u0020\\u007f-\\u009f\\\\]';
+const WEB_URL_PATTERN = `^${anyCase('http')}[Ss]?://[^/\\u0000-\\u0020\\u007f-\\u009f\\\\]${URL_CHAR}*$`;
+const DEEPLINK_PATTERN = '^[A-Za-z][A-Za-z0-9+.-]{0,63}://[^\\u0000-\\u0020\\u007f-\\u009f]*$';
+const RESERVED_PATTERN = `^(?!(?:${[...RESERVED_DISPLAY_IDS].map(anyCase).join('|')})$)${DISPLAY_ID_RE.source.slice(1)}`;
 
 const webUrl = (field: string) =>
   z
     .string({ error: MSG.invalidUrlField(field) })
     .refine(isSafeWebUrl, { error: MSG.invalidUrlField(field) })
+    .meta({ pattern: WEB_URL_PATTERN, maxLength: 2048 })
     .nullish()
-    .meta({ description: 'absolute http(s) URL, at most 2048 characters' });
+    .meta({
+      description:
+        'absolute http(s) URL with a host name or IPv4 address, at most 2048 characters; no credentials, whitespace, control characters, backslash or %0A / %0D',
+    });
+
+/**
+ * The campaign name as the document states it: the parsers trim it first, then want 1 to 500
+ * characters without NUL (zod's JSON Schema would put the lengths on the untrimmed text).
+ */
+export const campaignNameDocSchema = z
+  .string()
+  .regex(new RegExp(trimmedText(1, NAME_MAX, { noNul: true })))
+  .meta({ description: `trimmed, then 1 to ${NAME_MAX} characters; no NUL` });
 
 export const createCampaignBodySchema = z.object({
   name: z
@@ -34,19 +56,24 @@ export const createCampaignBodySchema = z.object({
   deeplink: z
     .string({ error: MSG.invalidDeeplink })
     .refine(isSafeDeeplink, { error: MSG.invalidDeeplink })
+    .meta({ pattern: DEEPLINK_PATTERN, maxLength: 2048 })
     .nullish()
     .meta({
-      description: 'http(s) URL or app link (myapp://path); javascript:, data:, file: and the like are refused',
+      description:
+        'http(s) URL (as link_for_desktop_users) or app link (myapp://path), at most 2048 characters; javascript:, data:, file:, blob:, about:, vbscript:, filesystem: and view-source: are refused',
     }),
   link_for_desktop_users: webUrl('link_for_desktop_users'),
   android_web_redirect: webUrl('android_web_redirect'),
   ios_web_redirect: webUrl('ios_web_redirect'),
   custom_display_id: z
     .string({ error: MSG.customDisplayIdInvalid })
-    .regex(/^[A-Za-z0-9_-]{1,64}$/, { error: MSG.customDisplayIdInvalid })
+    .regex(DISPLAY_ID_RE, { error: MSG.customDisplayIdInvalid })
     .refine((id) => !RESERVED_DISPLAY_IDS.has(id.toLowerCase()), { error: MSG.displayIdReserved })
+    .meta({ pattern: RESERVED_PATTERN })
     .nullish()
-    .meta({ description: 'unique in the project; random when absent; not a fixed path such as healthz or docs' }),
+    .meta({
+      description: `unique in the project; random when absent; not a fixed path (${[...RESERVED_DISPLAY_IDS].join(', ')}, any case)`,
+    }),
   is_shortlink: z.boolean({ error: MSG.isShortlinkNotBoolean }).nullish(),
   domain: z
     .string({ error: MSG.fieldNotString('domain') })
@@ -116,8 +143,15 @@ export function parseEditCampaign(params: unknown, body: unknown): EditCampaignI
   return { displayId, name: parsed.name, active: parsed.active };
 }
 
+const FILTERS = ['ACTIVE', 'INACTIVE', 'ALL'] as const;
+
+/** Documentation schema (OpenAPI); parseListCampaigns reads the query itself. */
 export const listCampaignsQuerySchema = paginationQuerySchema(100, 1000).extend({
-  filter: z.enum(['ACTIVE', 'INACTIVE', 'ALL']).optional().meta({ description: 'default ALL; case-insensitive' }),
+  filter: z
+    .string()
+    .regex(new RegExp(anyCaseEnum(FILTERS, { trim: false, empty: true })))
+    .optional()
+    .meta({ description: 'ACTIVE, INACTIVE or ALL in any case; default (and empty) ALL' }),
   channel: z
     .string()
     .optional()
@@ -140,7 +174,7 @@ export function parseListCampaigns(query: unknown): ListCampaignsInput {
   const filter = (
     rawFilter === undefined || rawFilter === '' ? 'ALL' : rawFilter.toUpperCase()
   ) as ListCampaignsInput['filter'];
-  if (!['ACTIVE', 'INACTIVE', 'ALL'].includes(filter)) {
+  if (!(FILTERS as readonly string[]).includes(filter)) {
     throw new ApiError(400, MSG.invalidFilter(rawFilter ?? ''));
   }
   return {

@@ -3,21 +3,23 @@ import { z } from 'zod';
 import { ApiError } from '../../errors.ts';
 import { MSG } from '../../messages.ts';
 import { queryValue } from '../common.ts';
+import { upTo } from '../doc-patterns.ts';
 
 export type Page = { page: number; limit: number };
 
+/** Documentation schema of page / limit (OpenAPI); parsePagination checks the same. */
 export const paginationQuerySchema = (defaultLimit: number, max: number) =>
   z.object({
     page: z
       .string()
       .regex(/^[1-9]\d*$/)
       .optional()
-      .meta({ description: 'positive integer, default 1' }),
+      .meta({ description: 'positive integer, default 1; 422 otherwise' }),
     limit: z
       .string()
-      .regex(/^\d+$/)
+      .regex(new RegExp(`^0*${upTo(max)}$`))
       .optional()
-      .meta({ description: `integer from 1 to ${max}, default ${defaultLimit}` }),
+      .meta({ description: `integer from 1 to ${max}, default ${defaultLimit}; 422 otherwise` }),
   });
 
 /**

@@ -17,6 +17,7 @@ import {
 import { ApiError } from '../../errors.ts';
 import { MSG } from '../../messages.ts';
 import { queryValue } from '../common.ts';
+import { anyCaseEnum, trimmedText, upTo } from '../doc-patterns.ts';
 import { paginationQuerySchema, parsePagination } from './pagination.ts';
 
 export const REPORT_DEFAULT_LIMIT = 10;
@@ -32,38 +33,69 @@ const list = (what: string) =>
   z
     .string()
     .optional()
-    .meta({ description: `comma list of ${what}; at most ${EVENT_LIST_MAX_NAMES} names` });
+    .meta({
+      description: `comma list of ${what}; at most ${EVENT_LIST_MAX_NAMES} distinct names (400 otherwise); a repeated parameter adds to the list; unknown names are dropped`,
+    });
 
-export const reportQuerySchema = paginationQuerySchema(REPORT_DEFAULT_LIMIT, REPORT_MAX_LIMIT).extend({
-  from: z
+// Scalars are trimmed and a blank one counts as absent; enums match in any case.
+const scalarEnum = (values: readonly string[]) =>
+  z.string().regex(new RegExp(anyCaseEnum(values, { trim: true, empty: true })));
+const DATE = '\\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\\d|3[01])';
+const date = (description: string) =>
+  z
     .string()
-    .optional()
-    .meta({ description: "YYYY-MM-DD, inclusive, in the project's timezone (alias start_date)" }),
-  to: z.string().optional().meta({ description: "YYYY-MM-DD, inclusive, in the project's timezone (alias end_date)" }),
-  start_date: z.string().optional().meta({ description: 'alias of from (from wins when both are given)' }),
-  end_date: z.string().optional().meta({ description: 'alias of to (to wins when both are given)' }),
-  active: z.enum(['true', 'false']).optional().meta({ description: 'default: all campaigns' }),
-  network: z.string().optional().meta({ description: 'network code: meta, google, apple_search_ads, tiktok, …' }),
-  meta_account_id: z.string().optional().meta({ description: 'network account id (positive integer)' }),
-  platform: z.enum(['ios', 'android']).optional().meta({ description: 'default: both' }),
-  search: z
-    .string()
+    .regex(new RegExp(`^\\s*(?:${DATE})?\\s*$`))
     .optional()
     .meta({
-      description: `name, display id, domain, deeplink or link; literal text, at most ${SEARCH_MAX_CHARS} chars`,
+      description: `${description}; YYYY-MM-DD, a real calendar date, inclusive, in the project's timezone; from must not be after to (400)`,
+    });
+
+/**
+ * Documentation schema of the query (OpenAPI); parseReportQuery reads it itself. Every scalar is
+ * trimmed, a blank one is absent, and a repeated one is a 400.
+ */
+export const reportQuerySchema = paginationQuerySchema(REPORT_DEFAULT_LIMIT, REPORT_MAX_LIMIT).extend({
+  from: date('start of the window (alias start_date)'),
+  to: date('end of the window (alias end_date)'),
+  start_date: date('alias of from (from wins when both are given)'),
+  end_date: date('alias of to (to wins when both are given)'),
+  active: scalarEnum(['true', 'false'])
+    .optional()
+    .meta({ description: 'true or false, any case; default: all campaigns' }),
+  network: z.string().optional().meta({ description: 'network code: meta, google, apple_search_ads, tiktok, …' }),
+  meta_account_id: z
+    .string()
+    .regex(new RegExp(`^\\s*(?:${upTo(2_147_483_647)})?\\s*$`))
+    .optional()
+    .meta({ description: 'network account id: an integer from 1 to 2147483647 without leading zeros' }),
+  platform: scalarEnum(['ios', 'android']).optional().meta({ description: 'ios or android, any case; default: both' }),
+  search: z
+    .string()
+    .regex(new RegExp(trimmedText(0, SEARCH_MAX_CHARS)))
+    .optional()
+    .meta({
+      description: `name, display id, domain, deeplink or link; literal text, at most ${SEARCH_MAX_CHARS} characters once trimmed`,
     }),
-  view: z.enum(REPORT_VIEWS).optional().meta({ description: 'default user_acquisition' }),
-  sort_field: z.enum(SORT_FIELDS).optional().meta({ description: 'default installs' }),
-  sort_order: z.enum(SORT_ORDERS).optional().meta({ description: 'default descending' }),
+  view: scalarEnum(REPORT_VIEWS)
+    .optional()
+    .meta({ description: `${REPORT_VIEWS.join(' or ')}, any case; default user_acquisition` }),
+  sort_field: scalarEnum(SORT_FIELDS)
+    .optional()
+    .meta({ description: `${SORT_FIELDS.join(', ')}, any case; default installs` }),
+  sort_order: scalarEnum(SORT_ORDERS)
+    .optional()
+    .meta({ description: `${SORT_ORDERS.join(' or ')}, any case; default descending` }),
   events: list('custom event names (default: all)'),
   payment_events: list('payment types (default: all)'),
   unique_user_events: list('event names or payment types reported with unique_count'),
   cost_per_event: list('event names or payment types given a cost per event'),
   active_users: z
     .string()
-    .regex(/^\d+$/)
+    .regex(new RegExp(`^\\s*(?:(?=\\d{1,3}\\s*$)0*${upTo(ACTIVE_USERS_MAX_DAYS)})?\\s*$`))
     .optional()
-    .meta({ description: `days, 1 to ${ACTIVE_USERS_MAX_DAYS}, default ${ACTIVE_USERS_DEFAULT_DAYS}` }),
+    .meta({
+      description: `days, a whole number from 1 to ${ACTIVE_USERS_MAX_DAYS} (at most 3 digits), default ${ACTIVE_USERS_DEFAULT_DAYS}`,
+    }),
 });
 
 /** One value of a scalar parameter; '' counts as absent, a repeated key is refused. */
