@@ -250,6 +250,28 @@ describe('migratePostgres', () => {
     });
   });
 
+  it('when 0022 runs over queued deliveries and decided installs, then no delivery is held and no install has network details', async () => {
+    const { before, after } = await splitAt(22);
+    await withScratchDatabase(1, async ([sql]) => {
+      const db = sql as Sql;
+      await migratePostgres(db, before);
+      const a = '00000000-0000-4000-8000-000000000022';
+      await db`INSERT INTO projects (id, name, token) VALUES (${a}, 'a', 'pt_0022_a')`;
+      await db`INSERT INTO installs (project_id, install_instance_id, attribution_status) VALUES (${a}, 'i-1', 'decided')`;
+      await db`INSERT INTO deliveries (project_id, destination, event_key, install_instance_id, event_time, payload)
+        VALUES (${a}, 'webhook:1', 'signup:i-1:u-1', 'i-1', now(), '{"event_type":"signup"}')`;
+
+      expect(await migratePostgres(db, PG_MIGRATIONS)).toEqual(after);
+
+      expect(await db`SELECT status, held_for_attribution FROM deliveries WHERE project_id = ${a}`).toEqual([
+        { status: 'pending', held_for_attribution: false },
+      ]);
+      expect(await db`SELECT network_details FROM installs WHERE project_id = ${a}`).toEqual([
+        { network_details: null },
+      ]);
+    });
+  });
+
   it('when a file name has no 4-digit number, then listing the migrations fails naming the file', async () => {
     const dir = await migrationsDir({ '0001_ok.sql': 'SELECT 1;', 'add_things.sql': 'SELECT 1;' });
 

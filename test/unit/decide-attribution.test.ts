@@ -33,6 +33,9 @@ function click(over: Partial<Click> = {}): Click {
     creativeName: 'Creative 1',
     keywordId: '',
     keywordName: '',
+    gclid: '',
+    gbraid: '',
+    utmSource: '',
     ...over,
   };
 }
@@ -98,6 +101,7 @@ describe('decideAttribution: each method wins in isolation', () => {
       keywordId: '',
       keywordName: '',
       click: referrerClick,
+      networkDetails: {},
       ctitMs: 2 * HOUR,
       confidence: 1,
       suspicious: false,
@@ -207,6 +211,7 @@ describe('decideAttribution: each method wins in isolation', () => {
       keywordId: '',
       keywordName: '',
       click: null,
+      networkDetails: {},
       ctitMs: -1,
       confidence: 1,
       suspicious: false,
@@ -214,6 +219,28 @@ describe('decideAttribution: each method wins in isolation', () => {
       candidates: [],
       windows: DEFAULT_WINDOWS,
     });
+  });
+});
+
+describe('decideAttribution: network details (webhooks google/meta_campaign_details)', () => {
+  it('when the winning click carried a gclid and utm_source, then they are the details (absent keys left out)', () => {
+    const c = click({ clickId: 'g-click', network: 'GOOGLE', gclid: 'Cj0-g', utmSource: 'google' });
+
+    const d = decideAttribution(
+      signals({ playReferrer: { ...play, clickId: 'g-click' } }),
+      cands({ referrerClick: c }),
+      DEFAULTS,
+    );
+
+    expect(d.networkDetails).toEqual({ gclid: 'Cj0-g', ga_source: 'google' });
+  });
+
+  it("when Meta's claim wins, then its referrer details are the details", () => {
+    const details = { campaign_group_id: 'cg-1', is_instagram: true };
+
+    const d = decideAttribution(signals({ networkClaim: claim({ details }) }), NONE, DEFAULTS);
+
+    expect(d).toMatchObject({ method: 'meta_referrer', networkDetails: details });
   });
 });
 

@@ -10,7 +10,7 @@ const KEY = randomBytes(32).toString('hex');
 const seal = (plaintext: string, keyHex = KEY) => sealMeta(plaintext, keyHex);
 
 describe('readMetaInstallReferrer', () => {
-  it('when the referrer was sealed with the app key, then it yields the campaign, ad set and ad', () => {
+  it('when the referrer was sealed with the app key, then it yields the campaign, ad set, ad and the webhook details', () => {
     const ref = sdkRef(seal(JSON.stringify(PLAIN)));
 
     const touch = readMetaInstallReferrer(ref, KEY);
@@ -23,6 +23,15 @@ describe('readMetaInstallReferrer', () => {
       adSetName: PLAIN.adgroup_name,
       creativeId: PLAIN.ad_id,
       creativeName: '',
+      details: {
+        campaign_group_id: PLAIN.campaign_group_id,
+        campaign_group_name: PLAIN.campaign_group_name,
+        account_id: PLAIN.account_id,
+        ad_objective_name: PLAIN.ad_objective_name,
+        is_instagram: PLAIN.is_instagram,
+        publisher_platform: PLAIN.publisher_platform,
+        platform_position: PLAIN.platform_position,
+      },
     });
   });
 
@@ -44,6 +53,7 @@ describe('readMetaInstallReferrer', () => {
       creativeName: '',
       keywordId: '',
       keywordName: '',
+      details: touch.details,
     });
   });
 

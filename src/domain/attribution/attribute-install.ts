@@ -15,6 +15,7 @@ import { findInstalls, type InstallRecord, saveInstallDecision } from '../../sto
 import { asSql, beginPipelined } from '../../store/postgres/pool.ts';
 import { findProjectByIdCached, type Project } from '../../store/postgres/projects.ts';
 import { queueDeliveries } from '../deliveries/queue-deliveries.ts';
+import { releaseHeldDeliveries } from '../deliveries/release-held-deliveries.ts';
 import { decideAttribution } from './decide-attribution.ts';
 import { type Gathered, gatherCandidates } from './gather-candidates.ts';
 import { NetworkUnavailableError } from './resolvers.ts';
@@ -231,6 +232,8 @@ async function decideAndSave(
       creativeName: decision.creativeName,
       keywordId: decision.keywordId,
       keywordName: decision.keywordName,
+      networkDetails:
+        decision.networkDetails && Object.keys(decision.networkDetails).length > 0 ? decision.networkDetails : null,
     });
     if (outcome === 'saved') {
       await insertOutboxRows(tx, [{ table: 'attributions', factId: decisionId, projectId: project.id, row }]);
@@ -244,6 +247,8 @@ async function decideAndSave(
         userId: null,
         occurredAtMs: deps.now(),
       });
+      // Sign-up webhooks that waited for this decision go out after it, with its campaign.
+      await releaseHeldDeliveries(tx, project.id, install.installInstanceId);
     }
     return outcome;
   });

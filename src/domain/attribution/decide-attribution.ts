@@ -9,7 +9,7 @@
 
 import { matchDevice } from './device-match.ts';
 import type { AttributionSettings } from './settings.ts';
-import type { CandidateNote, Candidates, Click, Decision, InstallSignals, Method } from './types.ts';
+import type { CandidateNote, Candidates, Click, Decision, InstallSignals, Method, NetworkDetails } from './types.ts';
 
 type Win = { method: Method; click: Click | null; confidence: number; touchType: 'click' | 'view' };
 
@@ -141,6 +141,19 @@ function suspicion(s: InstallSignals, win: Win | null, cfg: AttributionSettings)
   return '';
 }
 
+/** The winning click's Google ids and source, or what the network's claim told; only known keys. */
+function networkDetails(click: Click | null, claim: InstallSignals['networkClaim']): NetworkDetails {
+  if (!click) {
+    return claim?.details ?? {};
+  }
+  const known: [string, string][] = [
+    ['gclid', click.gclid],
+    ['gbraid', click.gbraid],
+    ['ga_source', click.utmSource],
+  ];
+  return Object.fromEntries(known.filter(([, v]) => v !== ''));
+}
+
 export function decideAttribution(s: InstallSignals, cand: Candidates, cfg: AttributionSettings): Decision {
   const notes: CandidateNote[] = [];
   const win = choose(s, cand, cfg, notes);
@@ -164,6 +177,7 @@ export function decideAttribution(s: InstallSignals, cand: Candidates, cfg: Attr
     keywordId: src?.keywordId ?? '',
     keywordName: src?.keywordName ?? '',
     click,
+    networkDetails: networkDetails(click, claim),
     ctitMs: click ? s.installTs - click.ts : -1,
     confidence: win ? win.confidence : 1,
     suspicious: reason !== '',

@@ -11,11 +11,12 @@
 import { createDecipheriv } from 'node:crypto';
 import type { Deps } from '../../deps.ts';
 import { decryptSecret, loadSecretsKey } from '../../lib/secrets.ts';
+import { storable } from '../../lib/storable.ts';
 import { findCampaignByNetworkCampaignId } from '../../store/postgres/network-campaigns.ts';
 import { findMetaReferrerKeyEnc } from '../../store/postgres/project-secrets.ts';
 import { metaReferrerKeyContext } from '../projects/set-meta-referrer-key.ts';
 import type { NetworkResolver } from './resolvers.ts';
-import type { NetworkClaim } from './types.ts';
+import type { NetworkClaim, NetworkDetails } from './types.ts';
 
 export const META = 'META';
 const TAG_BYTES = 16;
@@ -30,6 +31,8 @@ export type MetaTouch = {
   adSetName: string;
   creativeId: string;
   creativeName: string;
+  /** The other keys of the referrer the webhooks' meta_campaign_details names (only those sent). */
+  details: NetworkDetails;
 };
 
 type Obj = Record<string, unknown>;
@@ -61,6 +64,29 @@ const text = (v: unknown, max = 256): string =>
 function secondsToMs(v: unknown): number | null {
   const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : Number.NaN;
   return Number.isFinite(n) && n > 0 && n < 1e11 ? Math.round(n * 1000) : null;
+}
+
+const DETAIL_KEYS = [
+  'campaign_group_id',
+  'campaign_group_name',
+  'account_id',
+  'ad_objective_name',
+  'publisher_platform',
+  'platform_position',
+] as const;
+
+function touchDetails(plain: Obj): NetworkDetails {
+  const out: NetworkDetails = {};
+  for (const k of DETAIL_KEYS) {
+    const v = storable(text(plain[k]));
+    if (v !== '') {
+      out[k] = v;
+    }
+  }
+  if (typeof plain.is_instagram === 'boolean') {
+    out.is_instagram = plain.is_instagram;
+  }
+  return out;
 }
 
 function decrypt(keyHex: string, dataHex: string, nonceHex: string): string | null {
@@ -108,6 +134,7 @@ export function readMetaInstallReferrer(ref: unknown, keyHex: string): MetaTouch
     adSetName: text(plain.adgroup_name),
     creativeId: text(plain.ad_id),
     creativeName: text(plain.ad_name),
+    details: touchDetails(plain),
   };
 }
 
@@ -124,6 +151,7 @@ export function metaClaim(touch: MetaTouch, campaignId: number, installTs: numbe
     creativeName: touch.creativeName,
     keywordId: '',
     keywordName: '',
+    details: touch.details,
   };
 }
 

@@ -16,7 +16,17 @@ export type Click = {
   creativeName: string;
   keywordId: string;
   keywordName: string;
+  /** Google's click ids and the click's utm_source ('' when absent): the webhooks' google_campaign_details. */
+  gclid: string;
+  gbraid: string;
+  utmSource: string;
 };
+
+/**
+ * What a network's own touch tells beyond ad set and creative (webhooks' google_campaign_details /
+ * meta_campaign_details): snake_case keys as the webhook names them, only those known.
+ */
+export type NetworkDetails = Record<string, string | boolean>;
 
 /** A claim resolved from a network's own signal (Meta install referrer, Apple Search Ads token). */
 export type NetworkClaim = {
@@ -31,6 +41,7 @@ export type NetworkClaim = {
   creativeName: string;
   keywordId: string;
   keywordName: string;
+  details?: NetworkDetails;
 };
 
 export type InstallSignals = {
@@ -83,6 +94,8 @@ export type Decision = {
   keywordId: string;
   keywordName: string;
   click: Click | null;
+  /** From the winning click or network claim; saved on the install for its webhooks. */
+  networkDetails?: NetworkDetails;
   ctitMs: number;
   confidence: number;
   suspicious: boolean;

@@ -17,6 +17,7 @@ import { META_DESTINATION } from './queue-deliveries.ts';
 import type { AttemptResult } from './send-attempt.ts';
 import { sendMetaBatch } from './send-meta-batch.ts';
 import { sendWebhook } from './send-webhook.ts';
+import { settleHeldDeliveries } from './settle-held-deliveries.ts';
 
 export const META_BATCH_LIMIT = 1000;
 // Sent one by one at up to 5 s each: the batch must finish well inside the claim lease (a hanging
@@ -112,8 +113,15 @@ async function deliverMeta(deps: DeliverDeps, job: DeliverJob, rows: Delivery[])
  * the rest are given back untried instead of waiting 5 s each: the job ends (and retries with
  * backoff) within one timeout, and rows that were never sent do not use up their attempts.
  */
-async function deliverWebhooks(deps: DeliverDeps, job: DeliverJob, rows: Delivery[]): Promise<BatchOutcome> {
-  const out: BatchOutcome = { claimed: rows.length, sent: 0, stale: 0, dead: 0, retry: false };
+async function deliverWebhooks(deps: DeliverDeps, job: DeliverJob, claimed: Delivery[]): Promise<BatchOutcome> {
+  const rows = await settleHeldDeliveries(deps, job, claimed, deps.now());
+  const out: BatchOutcome = {
+    claimed: claimed.length,
+    sent: 0,
+    stale: 0,
+    dead: claimed.length - rows.length,
+    retry: false,
+  };
   for (const [i, row] of rows.entries()) {
     const startedAtMs = deps.now();
     const result = await sendWebhook(deps, job.destination, row, startedAtMs);

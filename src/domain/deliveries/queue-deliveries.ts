@@ -25,9 +25,16 @@ export type DeliveryFact =
       currency: string;
       eventData: Record<string, unknown> | null;
     })
-  | (Common & { kind: 'install' | 'signup' });
+  | (Common & { kind: 'install' })
+  /** data: the trigger's `data` object, the webhook's additional_data (kept in the delivery row only). */
+  | (Common & { kind: 'signup'; data: Record<string, unknown> });
 
 export const META_DESTINATION = 'meta';
+/**
+ * How long a sign-up webhook waits for its install's attribution (the reconciler re-enqueues an
+ * undecided install every minute); past it, settle-held-deliveries.ts ends the row as dead.
+ */
+export const HOLD_FOR_ATTRIBUTION_MS = 3600_000;
 export const webhookDestination = (id: string): string => `webhook:${id}`;
 
 async function metaDelivery(tx: Sql, f: DeliveryFact): Promise<NewDelivery | undefined> {
@@ -78,8 +85,12 @@ async function webhookDeliveries(tx: Sql, f: DeliveryFact): Promise<NewDelivery[
   if (!ctx) {
     return [];
   }
-  const body = webhookBody(f.kind, ctx);
+  const body = webhookBody(f.kind, ctx, f.kind === 'signup' ? f.data : undefined);
   const key = `${f.kind}:${f.installInstanceId}:${f.userId ?? ''}`;
+  // A sign-up ahead of its install's decision waits for it (the decision fills the campaign fields
+  // and makes it due after the install's own row: release-held-deliveries.ts).
+  const held = ctx.attributionStatus !== 'decided';
+  const heldUntil = held ? new Date(f.occurredAtMs + HOLD_FOR_ATTRIBUTION_MS) : undefined;
   return hooks.map((h) => ({
     projectId: f.projectId,
     destination: webhookDestination(h.id),
@@ -88,6 +99,7 @@ async function webhookDeliveries(tx: Sql, f: DeliveryFact): Promise<NewDelivery[
     installInstanceId: f.installInstanceId,
     eventTime: new Date(f.occurredAtMs),
     payload: body,
+    heldUntil,
   }));
 }
 

@@ -31,6 +31,8 @@ export type UserDetails = {
 export type RegisterUserInput = UserDetails & {
   installInstanceId: string;
   deviceData: Record<string, unknown>;
+  /** The trigger's whole `data` object: only the signup webhook's additional_data carries it. */
+  data: Record<string, unknown>;
   isFirstTimeUser: boolean | null;
   userCreatedAt: string | null;
 };
@@ -102,6 +104,7 @@ export async function registerUser(
         installInstanceId: input.installInstanceId,
         userId: input.userId,
         occurredAtMs: now,
+        data: input.data,
       });
     }
     return { install: tied, created: user.created };

@@ -21,6 +21,9 @@ type ClickRow = {
   creative_name: string;
   keyword_id: string;
   keyword_name: string;
+  gclid: string;
+  gbraid: string;
+  utm_source: string;
 };
 
 const toClick = (r: ClickRow): Click => ({
@@ -40,11 +43,14 @@ const toClick = (r: ClickRow): Click => ({
   creativeName: r.creative_name,
   keywordId: r.keyword_id,
   keywordName: r.keyword_name,
+  gclid: r.gclid,
+  gbraid: r.gbraid,
+  utmSource: r.utm_source,
 });
 
 const DETAILS = `SELECT click_id, toString(toUnixTimestamp64Milli(ts)) AS ts, campaign_id, display_id, platform, ip, os,
   os_version, device_model, network, ad_set_id, ad_set_name, creative_id, creative_name, keyword_id, keyword_name,
-  ad_id FROM clicks WHERE project_id = {p:String}`;
+  gclid, gbraid, utm_source, ad_id FROM clicks WHERE project_id = {p:String}`;
 
 const MAX_CANDIDATES = 200;
 

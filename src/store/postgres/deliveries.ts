@@ -15,6 +15,8 @@ export type NewDelivery = {
   productIds?: string[];
   /** A fact that failed the spec's field rules is stored as invalid, with its reason, and never sent. */
   invalidReason?: string;
+  /** Held for its install's attribution (store/postgres/held-deliveries.ts) until then at most. */
+  heldUntil?: Date;
 };
 
 export type Delivery = {
@@ -25,11 +27,39 @@ export type Delivery = {
   eventTime: Date;
   payload: Record<string, unknown>;
   attempts: number;
+  installInstanceId: string | null;
+  /** Still waiting for its install's attribution when claimed (its hold ended first). */
+  held: boolean;
 };
 
 export type DeliveryStatus = 'pending' | 'sent' | 'invalid' | 'stale' | 'dead';
 
+const COLUMNS = [
+  'project_id',
+  'destination',
+  'event_key',
+  'user_id',
+  'install_instance_id',
+  'event_time',
+  'payload',
+  'product_ids',
+  'status',
+  'last_error',
+] as const;
+/** A held row is due when its hold ends, unless the decision releases it first. */
+const HELD_COLUMNS = [...COLUMNS, 'next_attempt_at', 'held_for_attribution'] as const;
+
 export async function insertDeliveries(sql: Sql, rows: NewDelivery[]): Promise<number> {
+  const held = rows.filter((r) => r.heldUntil !== undefined);
+  const due = rows.filter((r) => r.heldUntil === undefined);
+  return (await insertRows(sql, due, COLUMNS)) + (await insertRows(sql, held, HELD_COLUMNS));
+}
+
+async function insertRows(
+  sql: Sql,
+  rows: NewDelivery[],
+  columns: readonly (typeof HELD_COLUMNS)[number][],
+): Promise<number> {
   if (rows.length === 0) {
     return 0;
   }
@@ -44,9 +74,11 @@ export async function insertDeliveries(sql: Sql, rows: NewDelivery[]): Promise<n
     product_ids: r.productIds ?? [],
     status: r.invalidReason === undefined ? 'pending' : 'invalid',
     last_error: r.invalidReason ?? null,
+    next_attempt_at: r.heldUntil ?? null,
+    held_for_attribution: r.heldUntil !== undefined,
   }));
   const inserted = await sql`
-    INSERT INTO deliveries ${sql(values, 'project_id', 'destination', 'event_key', 'user_id', 'install_instance_id', 'event_time', 'payload', 'product_ids', 'status', 'last_error')}
+    INSERT INTO deliveries ${sql(values, columns)}
     ON CONFLICT (project_id, destination, event_key) DO NOTHING RETURNING id`;
   return inserted.length;
 }
@@ -59,6 +91,8 @@ type DeliveryRow = {
   event_time: Date;
   payload: Record<string, unknown>;
   attempts: number;
+  install_instance_id: string | null;
+  held_for_attribution: boolean;
 };
 
 export async function claimDueDeliveries(
@@ -73,7 +107,8 @@ export async function claimDueDeliveries(
       WHERE project_id = ${q.projectId} AND destination = ${q.destination} AND status = 'pending'
         AND next_attempt_at <= ${q.now} AND (lease_until IS NULL OR lease_until < ${q.now})
       ORDER BY id LIMIT ${q.limit} FOR UPDATE SKIP LOCKED)
-    RETURNING d.id::text AS id, d.project_id, d.destination, d.event_key, d.event_time, d.payload, d.attempts`;
+    RETURNING d.id::text AS id, d.project_id, d.destination, d.event_key, d.event_time, d.payload, d.attempts,
+      d.install_instance_id, d.held_for_attribution`;
   return rows
     .map((r) => ({
       id: r.id,
@@ -83,6 +118,8 @@ export async function claimDueDeliveries(
       eventTime: r.event_time,
       payload: r.payload,
       attempts: r.attempts,
+      installInstanceId: r.install_instance_id,
+      held: r.held_for_attribution,
     }))
     .sort((a, b) => Number(a.id) - Number(b.id));
 }

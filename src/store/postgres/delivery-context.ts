@@ -5,6 +5,8 @@ import type { Sql } from './pool.ts';
 export type DeliveryContext = {
   installInstanceId: string;
   platform: string;
+  /** 'pending' while the install is being attributed: its campaign fields are not known yet. */
+  attributionStatus: 'pending' | 'decided';
   ip: string;
   userAgent: string;
   appVersion: string;
@@ -21,6 +23,8 @@ export type DeliveryContext = {
   adSetName: string | null;
   creativeId: string | null;
   creativeName: string | null;
+  /** The winning touch's network details (store/postgres/installs.ts saveInstallDecision). */
+  networkDetails: Record<string, string | boolean>;
   campaignDisplayId: string | null;
   campaignName: string | null;
   userId: string | null;
@@ -33,6 +37,7 @@ export type DeliveryContext = {
 type Row = {
   install_instance_id: string;
   platform: string;
+  attribution_status: 'pending' | 'decided';
   ip: string;
   user_agent: string;
   app_version: string;
@@ -49,6 +54,7 @@ type Row = {
   ad_set_name: string | null;
   creative_id: string | null;
   creative_name: string | null;
+  network_details: Record<string, string | boolean> | null;
   display_id: string | null;
   campaign_name: string | null;
   user_id: string | null;
@@ -65,9 +71,9 @@ export async function findDeliveryContext(
   userId: string | null,
 ): Promise<DeliveryContext | undefined> {
   const rows = await sql<Row[]>`
-    SELECT i.install_instance_id, i.platform, i.ip, i.user_agent, i.app_version, i.os_version, i.device_model,
-      i.gaid, i.idfa, i.created_at, i.attributed_at, i.store_click_at, i.init_link, i.network,
-      i.ad_set_id, i.ad_set_name, i.creative_id, i.creative_name, c.display_id, c.name AS campaign_name,
+    SELECT i.install_instance_id, i.platform, i.attribution_status, i.ip, i.user_agent, i.app_version, i.os_version,
+      i.device_model, i.gaid, i.idfa, i.created_at, i.attributed_at, i.store_click_at, i.init_link, i.network,
+      i.ad_set_id, i.ad_set_name, i.creative_id, i.creative_name, i.network_details, c.display_id, c.name AS campaign_name,
       u.user_id, u.name, u.email, u.phone, COALESCE(u.device_data, i.device_data) AS device_data
     FROM installs i
     LEFT JOIN campaigns c ON c.id = i.campaign_id
@@ -80,6 +86,7 @@ export async function findDeliveryContext(
   return {
     installInstanceId: r.install_instance_id,
     platform: r.platform,
+    attributionStatus: r.attribution_status,
     ip: r.ip,
     userAgent: r.user_agent,
     appVersion: r.app_version,
@@ -96,6 +103,7 @@ export async function findDeliveryContext(
     adSetName: r.ad_set_name,
     creativeId: r.creative_id,
     creativeName: r.creative_name,
+    networkDetails: r.network_details ?? {},
     campaignDisplayId: r.display_id,
     campaignName: r.campaign_name,
     userId: r.user_id,

@@ -222,6 +222,8 @@ export type SavedDecision = {
   creativeName: string;
   keywordId: string;
   keywordName: string;
+  /** The winning touch's network details (webhooks' google/meta_campaign_details); null when none. */
+  networkDetails: Record<string, string | boolean> | null;
 };
 
 /**
@@ -244,7 +246,8 @@ export async function saveInstallDecision(
         campaign_id = ${d.campaignId}, attributed_at = now(), is_reinstall = (is_reinstall OR ${d.isReinstall}), suspicious = ${d.suspicious},
         click_id = ${d.clickId}, store_click_at = ${d.storeClickAt}, network = ${d.network},
         ad_set_id = ${d.adSetId}, ad_set_name = ${d.adSetName}, creative_id = ${d.creativeId},
-        creative_name = ${d.creativeName}, keyword_id = ${d.keywordId}, keyword_name = ${d.keywordName}
+        creative_name = ${d.creativeName}, keyword_id = ${d.keywordId}, keyword_name = ${d.keywordName},
+        network_details = ${d.networkDetails === null ? null : sql.json(d.networkDetails)}
       WHERE project_id = ${from.projectId} AND install_instance_id = ${from.installInstanceId}
         AND attribution_status = 'pending' AND install_ref = ${from.installRef}
         AND init_link IS NOT DISTINCT FROM ${from.initLink} AND gaid IS NOT DISTINCT FROM ${from.gaid}

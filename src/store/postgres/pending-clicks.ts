@@ -24,6 +24,9 @@ function toClick(r: Record<string, unknown>): Click {
     creativeName: s(r.creative_name),
     keywordId: s(r.keyword_id),
     keywordName: s(r.keyword_name),
+    gclid: s(r.gclid),
+    gbraid: s(r.gbraid),
+    utmSource: s(r.utm_source),
   };
 }
 

@@ -1,7 +1,9 @@
 // trigger body (spec + real-clients §4.3). The spec's top-level is_first_time_customer /
 // customer_created_at win over the SDKs' user_data.is_first_time_user / user_created_at when both
-// come. `data` is a pass-through object: its device_data is stored with the user (a top-level
-// device_data is the fallback) and nothing else of it is kept; iOS's time_since_app_install and
+// come. `data` is a pass-through object (the SDKs send {...additionalData, device_data}): its
+// device_data is stored with the user (a top-level device_data is the fallback); the whole object,
+// capped and cleaned like device_data, goes only into the signup webhook's additional_data
+// (real-clients §4.3), never into the user row or a log. iOS's time_since_app_install and
 // Android's event:"SIGNUP" are accepted and not needed.
 import type { RegisterUserInput } from '../../../domain/users/register-user.ts';
 import { ApiError } from '../../errors.ts';
@@ -32,6 +34,7 @@ export function parseTrigger(body: unknown): RegisterUserInput {
     phone: u.phone,
     extras: u.extras,
     deviceData,
+    data,
     isFirstTimeUser: readFlag(b.is_first_time_customer) ?? u.isFirstTimeUser,
     userCreatedAt: topCreatedAt || u.userCreatedAt,
   };
