@@ -1,68 +1,104 @@
 // RFC 4180 CSV: comma-separated, double-quoted fields ("" inside quotes is a quote), CRLF or LF line
 // ends, quoted fields may span lines; a UTF-8 BOM is ignored. Each record says the line it starts on.
+// CsvParser takes the text in chunks (a file streamed, so a large one is never held whole), and
+// parseCsv a whole text.
 
 export type CsvRecord = { line: number; fields: string[] };
 
 export class CsvError extends Error {}
 
-export function parseCsv(text: string): CsvRecord[] {
-  const s = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const records: CsvRecord[] = [];
-  let fields: string[] = [];
-  let field = '';
-  let line = 1;
-  let start = 1;
-  let quoted = false;
-  let i = 0;
-  const endRecord = () => {
-    fields.push(field);
-    // A blank line is no record.
-    if (!(fields.length === 1 && fields[0] === '')) {
-      records.push({ line: start, fields });
+export class CsvParser {
+  private fields: string[] = [];
+  private field = '';
+  private line = 1;
+  private start = 1;
+  private quoted = false;
+  /** A quote seen inside a quoted field: a second one makes a quote, anything else closes the field. */
+  private quoteSeen = false;
+  /** A CR ended a record: an LF right after it belongs to the same line end. */
+  private crSeen = false;
+  private first = true;
+
+  /** The records the chunk completes, in order. */
+  push(chunk: string): CsvRecord[] {
+    const out: CsvRecord[] = [];
+    let s = chunk;
+    if (this.first && s.length > 0) {
+      this.first = false;
+      if (s.charCodeAt(0) === 0xfeff) {
+        s = s.slice(1);
+      }
     }
-    fields = [];
-    field = '';
-  };
-  while (i < s.length) {
-    const ch = s[i] as string;
-    if (quoted) {
-      if (ch === '"' && s[i + 1] === '"') {
-        field += '"';
-        i += 2;
+    for (const ch of s) {
+      if (this.crSeen) {
+        this.crSeen = false;
+        if (ch === '\n') {
+          continue;
+        }
+      }
+      if (this.quoteSeen) {
+        this.quoteSeen = false;
+        if (ch === '"') {
+          this.field += '"';
+          continue;
+        }
+        this.quoted = false;
+      } else if (this.quoted) {
+        if (ch === '"') {
+          this.quoteSeen = true;
+        } else {
+          if (ch === '\n') {
+            this.line += 1;
+          }
+          this.field += ch;
+        }
         continue;
       }
-      if (ch === '"') {
-        quoted = false;
+      if (ch === '"' && this.field === '') {
+        this.quoted = true;
+      } else if (ch === ',') {
+        this.fields.push(this.field);
+        this.field = '';
+      } else if (ch === '\n' || ch === '\r') {
+        this.endRecord(out);
+        this.crSeen = ch === '\r';
+        this.line += 1;
+        this.start = this.line;
       } else {
-        if (ch === '\n') {
-          line += 1;
-        }
-        field += ch;
+        this.field += ch;
       }
-      i += 1;
-      continue;
     }
-    if (ch === '"' && field === '') {
-      quoted = true;
-    } else if (ch === ',') {
-      fields.push(field);
-      field = '';
-    } else if (ch === '\n' || ch === '\r') {
-      endRecord();
-      i += ch === '\r' && s[i + 1] === '\n' ? 2 : 1;
-      line += 1;
-      start = line;
-      continue;
-    } else {
-      field += ch;
+    return out;
+  }
+
+  /** The last record, when the text does not end with a line end. */
+  end(): CsvRecord[] {
+    if (this.quoteSeen) {
+      this.quoteSeen = false;
+      this.quoted = false;
     }
-    i += 1;
+    if (this.quoted) {
+      throw new CsvError(`line ${this.start}: a quoted field is not closed`);
+    }
+    const out: CsvRecord[] = [];
+    if (this.field !== '' || this.fields.length > 0) {
+      this.endRecord(out);
+    }
+    return out;
   }
-  if (quoted) {
-    throw new CsvError(`line ${start}: a quoted field is not closed`);
+
+  private endRecord(out: CsvRecord[]): void {
+    this.fields.push(this.field);
+    // A blank line is no record.
+    if (!(this.fields.length === 1 && this.fields[0] === '')) {
+      out.push({ line: this.start, fields: this.fields });
+    }
+    this.fields = [];
+    this.field = '';
   }
-  if (field !== '' || fields.length > 0) {
-    endRecord();
-  }
-  return records;
+}
+
+export function parseCsv(text: string): CsvRecord[] {
+  const p = new CsvParser();
+  return [...p.push(text), ...p.end()];
 }

@@ -5,9 +5,11 @@
 // one key, the last valid one wins and the earlier ones are reported as superseded, however far apart
 // (upsertSpend sees one batch; a key repeated in another batch was counted as accepted twice). Each
 // batch commits on its own; a failed batch stops the import with its lines named.
-import { readFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { constants, createReadStream } from 'node:fs';
+import { access } from 'node:fs/promises';
 import type { Deps } from '../../deps.ts';
-import { CsvError, parseCsv } from '../../lib/csv.ts';
+import { CsvError, CsvParser, type CsvRecord } from '../../lib/csv.ts';
 import { InputError } from '../projects/input-error.ts';
 import { requireProject } from '../projects/require-project.ts';
 import { readSpendRow, SPEND_REASON } from './spend-row.ts';
@@ -54,15 +56,22 @@ function header(fields: string[]): string[] {
   return names;
 }
 
-async function readRecords(file: string) {
-  let text: string;
+/**
+ * The file's records, streamed: read in chunks and handed out a batch at a time, so a file of
+ * millions of lines is never held whole (the whole text, parsed, took about 2.5 KB a line).
+ */
+async function* records(file: string): AsyncGenerator<CsvRecord[]> {
+  const parser = new CsvParser();
   try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    throw new InputError(`cannot read --file '${file}': ${(err as Error).message}`);
-  }
-  try {
-    return parseCsv(text);
+    const stream = createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 });
+    try {
+      for await (const chunk of stream) {
+        yield parser.push(chunk as string);
+      }
+    } catch (err) {
+      throw new InputError(`cannot read --file '${file}': ${(err as Error).message}`);
+    }
+    yield parser.end();
   } catch (err) {
     throw err instanceof CsvError ? new InputError(err.message) : err;
   }
@@ -70,27 +79,70 @@ async function readRecords(file: string) {
 
 type Line = { line: number; row: Record<string, string> };
 
+/** The file's data lines a batch at a time (after its header), with the lines of a wrong width. */
+async function* lines(
+  file: string,
+  onHeader: (fields: string[]) => string[],
+  onBadWidth: (line: number, fields: number, expected: number) => void,
+): AsyncGenerator<Line[]> {
+  let names: string[] | undefined;
+  for await (const batch of records(file)) {
+    const out: Line[] = [];
+    for (const r of batch) {
+      if (!names) {
+        names = onHeader(r.fields);
+        continue;
+      }
+      if (r.fields.length !== names.length) {
+        onBadWidth(r.line, r.fields.length, names.length);
+        continue;
+      }
+      const cells = names.map((n, i) => [n, r.fields[i] ?? ''] as const).filter(([, v]) => v !== '');
+      out.push({ line: r.line, row: Object.fromEntries(cells) });
+    }
+    yield out;
+  }
+  if (!names) {
+    throw new InputError(`--file '${file}' is empty (expected a header row)`);
+  }
+}
+
+/** A short fixed-size digest of a spend key: the first pass keeps one per key of the file. */
+const keyDigest = (key: string): string => createHash('sha1').update(key).digest('base64').slice(0, 16);
+
 /**
- * The lines another, later line of the file replaces: same day, campaign, ad set, creative, keyword
- * and network cell, and the later line valid. Rows whose network differs only by being left to the
- * campaign's default are still merged by upsertSpend within a batch.
+ * First pass: the lines another, later line of the file replaces (same day, campaign, ad set,
+ * creative, keyword and network cell, and the later line valid), and how many data lines the file
+ * has. Rows whose network differs only by being left to the campaign's default are still merged
+ * by upsertSpend within a batch.
  */
-function supersededLines(lines: Line[]): Map<number, number> {
+async function supersededLines(file: string): Promise<{ superseded: Map<number, number>; rows: number; kept: number }> {
   const lastOf = new Map<string, number>();
   const superseded = new Map<number, number>();
-  for (const { line, row } of lines) {
-    const r = readSpendRow(row);
-    if ('reason' in r) {
-      continue;
+  let rows = 0;
+  let wellFormed = 0;
+  const count = () => {
+    rows += 1;
+  };
+  for await (const batch of lines(file, header, count)) {
+    for (const { line, row } of batch) {
+      rows += 1;
+      wellFormed += 1;
+      const r = readSpendRow(row);
+      if ('reason' in r) {
+        continue;
+      }
+      const key = keyDigest(
+        JSON.stringify([r.day, r.displayId, r.adSetId, r.creativeId, r.keywordId, r.network ?? null]),
+      );
+      const earlier = lastOf.get(key);
+      if (earlier !== undefined) {
+        superseded.set(earlier, line);
+      }
+      lastOf.set(key, line);
     }
-    const key = JSON.stringify([r.day, r.displayId, r.adSetId, r.creativeId, r.keywordId, r.network ?? null]);
-    const earlier = lastOf.get(key);
-    if (earlier !== undefined) {
-      superseded.set(earlier, line);
-    }
-    lastOf.set(key, line);
   }
-  return superseded;
+  return { superseded, rows, kept: wellFormed - superseded.size };
 }
 
 export async function importSpendCsv(
@@ -100,28 +152,22 @@ export async function importSpendCsv(
   progress: (done: number, total: number) => void = () => {},
 ): Promise<SpendCsvResult> {
   const project = await requireProject(deps, projectId);
-  const [head, ...records] = await readRecords(file);
-  if (!head) {
-    throw new InputError(`--file '${file}' is empty (expected a header row)`);
+  try {
+    await access(file, constants.R_OK);
+  } catch (err) {
+    throw new InputError(`cannot read --file '${file}': ${(err as Error).message}`);
   }
-  const names = header(head.fields);
-  const result: SpendCsvResult = { file, rows: records.length, accepted: 0, unchanged: 0, rejected: [] };
-  const lines: Line[] = [];
-  for (const r of records) {
-    if (r.fields.length !== names.length) {
-      result.rejected.push({ line: r.line, reason: `${r.fields.length} fields where the header has ${names.length}` });
-      continue;
-    }
-    const cells = names.map((n, i) => [n, r.fields[i] ?? ''] as const).filter(([, v]) => v !== '');
-    lines.push({ line: r.line, row: Object.fromEntries(cells) });
-  }
-  const superseded = supersededLines(lines);
+  const { superseded, rows, kept } = await supersededLines(file);
+  const result: SpendCsvResult = { file, rows, accepted: 0, unchanged: 0, rejected: [] };
   for (const [line, later] of superseded) {
     result.rejected.push({ line, reason: SPEND_REASON.duplicate(`line ${later}`) });
   }
-  const kept = lines.filter((l) => !superseded.has(l.line));
-  for (let offset = 0; offset < kept.length; offset += BATCH) {
-    const good = kept.slice(offset, offset + BATCH);
+  const badWidth = (line: number, fields: number, expected: number) =>
+    result.rejected.push({ line, reason: `${fields} fields where the header has ${expected}` });
+  // Second pass: the kept lines, upserted a batch at a time.
+  let pending: Line[] = [];
+  let done = 0;
+  const flush = async (good: Line[]) => {
     const lineOf = (i: number) => good[i]?.line ?? 0;
     const r = await upsertSpend(
       deps,
@@ -132,7 +178,7 @@ export async function importSpendCsv(
       // Each batch commits on its own: say what is stored and that a re-run is safe.
       throw new Error(
         `the batch of lines ${lineOf(0)}–${lineOf(good.length - 1)} failed: ${err.message}. ` +
-          `The ${offset.toLocaleString('en-US')} valid lines before it are stored; importing the same file again ` +
+          `The ${done.toLocaleString('en-US')} valid lines before it are stored; importing the same file again ` +
           'is safe (they come back unchanged).',
         { cause: err },
       );
@@ -140,7 +186,18 @@ export async function importSpendCsv(
     result.accepted += r.accepted;
     result.unchanged += r.unchanged;
     result.rejected.push(...r.rejected.map((x) => ({ line: lineOf(x.index), reason: x.reason })));
-    progress(Math.min(offset + BATCH, kept.length), kept.length);
+    done += good.length;
+    progress(done, kept);
+  };
+  for await (const batch of lines(file, header, badWidth)) {
+    pending.push(...batch.filter((l) => !superseded.has(l.line)));
+    while (pending.length >= BATCH) {
+      await flush(pending.slice(0, BATCH));
+      pending = pending.slice(BATCH);
+    }
+  }
+  if (pending.length > 0) {
+    await flush(pending);
   }
   result.rejected.sort((a, b) => a.line - b.line);
   return result;
