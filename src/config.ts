@@ -1,26 +1,51 @@
 // The only reader of process.env. Parsed once with zod; a bad or missing setting stops startup
 // with a message that names it.
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { z } from 'zod';
 
 const boolish = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 const positiveInt = z.coerce.number().int().positive();
+/** An absent/empty URL, or one the URL parser takes, with one of `protocols` (http(s) also need a host). */
 const optionalUrl = (protocols: string[]) =>
   z
     .string()
     .trim()
     .transform((v) => (v === '' ? undefined : v))
     .optional()
-    .refine((v) => v === undefined || protocols.some((p) => v.startsWith(`${p}://`)), {
-      message: `must be a URL starting with ${protocols.map((p) => `${p}://`).join(' or ')}`,
+    .refine((v) => v === undefined || isUrlOf(v, protocols), {
+      message: `must be a valid URL starting with ${protocols.map((p) => `${p}://`).join(' or ')}`,
     });
+
+function isUrlOf(v: string, protocols: string[]): boolean {
+  if (!URL.canParse(v)) {
+    return false; // 'http://exa mple.com', 'http://'
+  }
+  const u = new URL(v);
+  const scheme = u.protocol.slice(0, -1);
+  if (!protocols.includes(scheme) || !v.toLowerCase().startsWith(`${scheme}://`)) {
+    return false;
+  }
+  // postgres:///db?host=/socket and redis:// (localhost) are valid without a host; a web URL is not.
+  return !(scheme === 'http' || scheme === 'https') || u.hostname !== '';
+}
+
+/**
+ * The proxy-addr that Fastify compiles a trustProxy list with. TRUST_PROXY is checked with it, so
+ * config accepts exactly the lists Fastify takes (IPs, CIDRs, netmasks, loopback/linklocal/uniquelocal)
+ * and a bad one stops the start here, naming the setting, instead of failing in buildApp after
+ * Postgres was started.
+ */
+const proxyAddr = createRequire(createRequire(import.meta.url).resolve('fastify'))('@fastify/proxy-addr') as {
+  compile: (trust: string[]) => unknown;
+};
 
 // TRUST_PROXY: false (default) | true | a hop count | a comma list of IPs/CIDRs (what Fastify's trustProxy takes).
 const trustProxySchema = z
   .string()
   .trim()
   .default('false')
-  .transform((v): boolean | number | string[] => {
+  .transform((v, ctx): boolean | number | string[] => {
     if (v === '' || v === 'false') {
       return false;
     }
@@ -30,10 +55,20 @@ const trustProxySchema = z
     if (/^\d+$/.test(v)) {
       return Number(v);
     }
-    return v
+    const list = v
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean);
+    try {
+      proxyAddr.compile(list);
+    } catch (err) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `${(err as Error).message}; use false, true, a hop count, or a comma-separated list of IPs/CIDRs (or loopback, linklocal, uniquelocal)`,
+      });
+      return z.NEVER;
+    }
+    return list;
   });
 
 export const envSchema = z.object({

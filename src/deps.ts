@@ -8,7 +8,7 @@ import { CH_MIGRATIONS, PG_MIGRATIONS } from './lib/paths.ts';
 import { createBullQueue, createInProcessQueue, type JobQueue } from './queue/queue.ts';
 import { type ClickHouseClient, createClickHouse } from './store/clickhouse/client.ts';
 import { migrateClickHouse } from './store/clickhouse/migrate.ts';
-import { startEmbeddedPostgres } from './store/postgres/embedded.ts';
+import { type EmbeddedClient, startEmbeddedPostgres } from './store/postgres/embedded.ts';
 import { setLookupCacheTtl } from './store/postgres/lookup-cache.ts';
 import { migratePostgres } from './store/postgres/migrate.ts';
 import { createPool, type Sql } from './store/postgres/pool.ts';
@@ -60,10 +60,15 @@ export async function closeWithin(closing: Promise<unknown>, ms: number, log: Lo
 }
 const closers = new WeakMap<object, Closer[]>();
 
-export async function openPostgres(config: Config, log: Logger, onClose: Closer[]): Promise<Sql> {
+export async function openPostgres(
+  config: Config,
+  log: Logger,
+  onClose: Closer[],
+  client: EmbeddedClient = 'server',
+): Promise<Sql> {
   let url = config.databaseUrl;
   if (!url) {
-    const embedded = await startEmbeddedPostgres(config.dataDir, config.embeddedPgPort, log);
+    const embedded = await startEmbeddedPostgres(config.dataDir, config.embeddedPgPort, log, client);
     onClose.push(embedded.stop);
     url = embedded.url;
   }
@@ -73,9 +78,13 @@ export async function openPostgres(config: Config, log: Logger, onClose: Closer[
   return sql;
 }
 
-export async function createPgDeps(config: Config, log: Logger, opts: { migrate: boolean }): Promise<PgDeps> {
+export async function createPgDeps(
+  config: Config,
+  log: Logger,
+  opts: { migrate: boolean; embeddedClient?: EmbeddedClient },
+): Promise<PgDeps> {
   const onClose: Closer[] = [];
-  const sql = await openPostgres(config, log, onClose);
+  const sql = await openPostgres(config, log, onClose, opts.embeddedClient);
   if (opts.migrate) {
     await migratePostgres(sql, PG_MIGRATIONS, log);
   }
@@ -88,12 +97,14 @@ export type CreateDepsOptions = {
   migrate: boolean;
   /** An already-open ClickHouse client to share (tests: chdb allows one engine per process). */
   clickhouse?: ClickHouseClient;
+  /** Which kind of process uses the embedded Postgres (its connection's application_name); default server. */
+  embeddedClient?: EmbeddedClient;
 };
 
 export async function createDeps(config: Config, log: Logger, opts: CreateDepsOptions): Promise<Deps> {
   const onClose: Closer[] = [];
   try {
-    const sql = await openPostgres(config, log, onClose);
+    const sql = await openPostgres(config, log, onClose, opts.embeddedClient);
     const ch = opts.clickhouse ?? (await createClickHouse(config));
     if (!opts.clickhouse) {
       onClose.push(() => ch.close());

