@@ -176,7 +176,10 @@ export class ConfigError extends Error {}
 
 /** Parses the environment. Throws ConfigError naming every bad setting. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const parsed = envSchema.safeParse(env);
+  // An empty value is unset, for every setting: `PORT=` in a compose file or a .env left blank read
+  // as 0 (a random port) and `LOOKUP_CACHE_TTL_MS=` as "never cache".
+  const given = Object.fromEntries(Object.entries(env).filter(([, v]) => v === undefined || v.trim() !== ''));
+  const parsed = envSchema.safeParse(given);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);

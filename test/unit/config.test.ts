@@ -80,6 +80,13 @@ describe('loadConfig defaults', () => {
     expect([c.databaseUrl, c.redisUrl]).toEqual(['postgres:///attr?host=/var/run/postgresql', 'redis://']);
   });
 
+  it('when a setting is empty or blank, then it takes its default (PORT= read as 0 listened on a random port)', () => {
+    const c = loadConfig({ PORT: '', LOOKUP_CACHE_TTL_MS: ' ', EMBEDDED_PG_PORT: '', HOST: '', DATA_DIR: '' });
+
+    expect(c).toMatchObject({ port: 3000, lookupCacheTtlMs: 1000, embeddedPgPort: 54329, host: '0.0.0.0' });
+    expect(c.dataDir).toBe(path.resolve('./data'));
+  });
+
   it('when a service URL is an empty string, then it counts as absent (embedded)', () => {
     const c = loadConfig({ DATABASE_URL: '', CLICKHOUSE_URL: ' ', REDIS_URL: '' });
 
