@@ -6,11 +6,11 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { ConfigError, describeMode, loadConfig } from './config.ts';
 import { closeDeps, createDeps, type Deps } from './deps.ts';
-import { createProject } from './domain/projects/create-project.ts';
+import { createProjectIn } from './domain/projects/create-project.ts';
 import { createLogger } from './lib/logger.ts';
 import { detachStdinFromEngine } from './store/clickhouse/stdin-guard.ts';
 import { warnIfDriverUnrepaired } from './store/postgres/driver-repair.ts';
-import { withAdvisoryLock } from './store/postgres/migrate.ts';
+import { asSql } from './store/postgres/pool.ts';
 import { countProjects } from './store/postgres/projects.ts';
 import { guardTypeFetchRejections } from './store/postgres/type-fetch-guard.ts';
 
@@ -25,13 +25,19 @@ export type Running = {
   stopping: () => string;
 };
 
-/** First start: a default project, whose token and key are printed once, on stdout. */
+/**
+ * First start: a default project, whose token and key are printed once, on stdout. Decided and
+ * created in one transaction under a transaction lock, on one connection (it held a session lock on
+ * a reserved connection and queried through the pool: with DATABASE_POOL_SIZE=1 every start hung).
+ */
 async function ensureDefaultProject(deps: Deps, print: (s: string) => void): Promise<void> {
-  await withAdvisoryLock(deps.sql, FIRST_RUN_LOCK, async () => {
-    if ((await countProjects(deps.sql)) > 0) {
-      return;
-    }
-    const { project, serverKey } = await createProject(deps, { name: 'Default project' });
+  const created = await deps.sql.begin(async (txh) => {
+    const tx = asSql(txh);
+    await tx`SELECT pg_advisory_xact_lock(${FIRST_RUN_LOCK})`;
+    return (await countProjects(tx)) > 0 ? undefined : createProjectIn(tx, { name: 'Default project' });
+  });
+  if (created) {
+    const { project, serverKey } = created;
     print(
       [
         '',
@@ -43,7 +49,7 @@ async function ensureDefaultProject(deps: Deps, print: (s: string) => void): Pro
         '',
       ].join('\n'),
     );
-  });
+  }
 }
 
 export async function startService(
@@ -94,16 +100,26 @@ function describeFailure(err: unknown): string {
 
 async function main(): Promise<void> {
   detachStdinFromEngine();
-  let running: Running;
-  try {
-    running = await startService();
-  } catch (err) {
-    process.stderr.write(`${err instanceof ConfigError ? err.message : `startup failed: ${describeFailure(err)}`}\n`);
-    process.exit(1);
-  }
-  guardTypeFetchRejections(running.deps.log);
+  // The signals are ours from the first moment: one that came while the service was starting (the
+  // embedded Postgres up, the port not yet bound) killed the process outright, leaving Postgres
+  // behind. It now lets the start finish, then shuts down as usual.
+  let running: Running | undefined;
+  let startingSignal: string | undefined;
   let stopping = false;
-  const shutdown = (signal: string) => {
+  const onSignal = (signal: string) => {
+    if (running) {
+      shutdown(running, signal);
+    } else if (startingSignal) {
+      process.stderr.write(`${signal} again: exiting now\n`);
+      process.exit(1);
+    } else {
+      startingSignal = signal;
+      process.stderr.write(`${signal} while starting: stopping once started\n`);
+    }
+  };
+  process.on('SIGINT', () => onSignal('SIGINT'));
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+  const shutdown = (running: Running, signal: string) => {
     if (stopping) {
       process.stderr.write(`${signal} again: exiting now\n`);
       process.exit(1);
@@ -127,8 +143,16 @@ async function main(): Promise<void> {
       },
     );
   };
-  process.on('SIGINT', () => shutdown('SIGINT'));
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  try {
+    running = await startService();
+  } catch (err) {
+    process.stderr.write(`${err instanceof ConfigError ? err.message : `startup failed: ${describeFailure(err)}`}\n`);
+    process.exit(1);
+  }
+  guardTypeFetchRejections(running.deps.log);
+  if (startingSignal) {
+    shutdown(running, startingSignal);
+  }
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

@@ -136,3 +136,36 @@ describe('npm start on a DATA_DIR whose initialisation did not finish', () => {
     TEST_MS,
   );
 });
+
+describe('npm start: its first moments', () => {
+  it(
+    'when SIGTERM comes while the service is starting, then it finishes starting, stops cleanly and leaves no Postgres',
+    async () => {
+      // The handlers came after the start: the signal killed the process and left its Postgres.
+      const dataDir = await freshDataDir();
+      const svc = startService(await serviceEnv(dataDir));
+      await svc.waitFor('"msg":"starting"', BOOT_MS);
+      svc.proc.kill('SIGTERM');
+
+      expect(await svc.waitExit(BOOT_MS + STOP_MS), svc.stderr()).toEqual({ code: 0, signal: null });
+      expect(svc.stderr()).toContain('SIGTERM while starting: stopping once started');
+      const pid = postmasterPid(dataDir);
+      expect(pid === undefined || !isAlive(pid)).toBe(true);
+    },
+    TEST_MS + STOP_MS,
+  );
+
+  it(
+    'when DATABASE_POOL_SIZE=1, then the first start serves and prints the first-start banner',
+    async () => {
+      // The first-run lock was held on a reserved connection while the count waited for the pool's only one.
+      const env = await serviceEnv(await freshDataDir(), { DATABASE_POOL_SIZE: '1' });
+      const svc = await bootService(env, BOOT_MS);
+
+      expect(svc.stdout()).toContain('First start: created the project "Default project".');
+      svc.proc.kill('SIGTERM');
+      expect(await svc.waitExit(STOP_MS)).toEqual({ code: 0, signal: null });
+    },
+    TEST_MS,
+  );
+});

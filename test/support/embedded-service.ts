@@ -59,10 +59,7 @@ export async function startOutcome(svc: Child, timeoutMs: number): Promise<strin
   ]);
 }
 
-/**
- * Starts the service and resolves once /readyz answers 200: 'Server listening' comes just before
- * main.ts installs its signal handlers, so a SIGTERM sent at that line could still kill it outright.
- */
+/** Starts the service and resolves once /readyz answers 200. */
 export async function bootService(env: Record<string, string>, timeoutMs: number): Promise<Child> {
   const svc = startService(env);
   const outcome = await startOutcome(svc, timeoutMs);

@@ -3,7 +3,7 @@
 import type { PgDeps } from '../../deps.ts';
 import { hashKey, newProjectToken, newServerKey } from '../../lib/ids.ts';
 import { isSafeWebUrl, isValidCurrency, isValidTimeZone } from '../../lib/validate.ts';
-import { asSql } from '../../store/postgres/pool.ts';
+import { asSql, type Sql } from '../../store/postgres/pool.ts';
 import { insertProject, insertServerKey, type Project } from '../../store/postgres/projects.ts';
 import { InputError } from './input-error.ts';
 
@@ -11,6 +11,14 @@ export type CreateProjectInput = { name: string; timezone?: string; currency?: s
 
 export async function createProject(
   deps: Pick<PgDeps, 'sql'>,
+  input: CreateProjectInput,
+): Promise<{ project: Project; serverKey: string }> {
+  return deps.sql.begin((tx) => createProjectIn(asSql(tx), input));
+}
+
+/** createProject inside the caller's transaction. */
+export async function createProjectIn(
+  tx: Sql,
   input: CreateProjectInput,
 ): Promise<{ project: Project; serverKey: string }> {
   const name = input.name.trim();
@@ -29,16 +37,13 @@ export async function createProject(
     throw new InputError(`--website '${input.website}' is not an http(s) URL`);
   }
   const serverKey = newServerKey();
-  const project = await deps.sql.begin(async (tx) => {
-    const p = await insertProject(asSql(tx), {
-      name,
-      timezone,
-      displayCurrency: currency,
-      token: newProjectToken(),
-      website: input.website ?? null,
-    });
-    await insertServerKey(asSql(tx), p.id, hashKey(serverKey), serverKey.slice(0, 7));
-    return p;
+  const project = await insertProject(tx, {
+    name,
+    timezone,
+    displayCurrency: currency,
+    token: newProjectToken(),
+    website: input.website ?? null,
   });
+  await insertServerKey(tx, project.id, hashKey(serverKey), serverKey.slice(0, 7));
   return { project, serverKey };
 }
