@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runUninstallPass } from '../../src/domain/uninstalls/run-uninstall-pass.ts';
 import { attributedInstall, flushFacts, installEvents, post, useClientHarness } from '../support/client.ts';
-import { outboxCount } from '../support/commerce.ts';
+import { outboxCount, signUp } from '../support/commerce.ts';
 import { fakePushSender } from '../support/fake-push.ts';
 import { newProject, type TestProject } from '../support/harness.ts';
 import { uninstallState } from '../support/uninstalls.ts';
@@ -25,10 +25,13 @@ const answer200 = (message: string) => ({ msg: message, status: 200, data: { mes
 const EVENT_NOT_STORED = answer200('Event not stored: the user is not registered. Call trigger first.');
 const PAYMENT_NOT_STORED = answer200('Payment not stored: the user is not registered. Call trigger first.');
 
-/** An install with no registered user, uninstalled by three failed days. */
-async function uninstalledInstall(): Promise<{ p: TestProject; iid: string }> {
+/** An install with no registered user (unless `before` registers one), uninstalled by three failed days. */
+async function uninstalledInstall(
+  before: (p: TestProject, iid: string) => Promise<void> = async () => {},
+): Promise<{ p: TestProject; iid: string }> {
   const p = await newProject(h().deps);
   const { iid } = await attributedInstall(h(), p);
+  await before(p, iid);
   const token = `fcm:${randomUUID()}`;
   const res = await post(h(), 'update-push-token', {
     token: p.token,
@@ -107,4 +110,43 @@ describe('a request from an uninstalled install of an unregistered user', () => 
     expect(await uninstallState(h().deps, p, iid)).toEqual({ push_failures: 0, uninstalled: false });
     expect(await reinstalls(p)).toEqual(['reinstall_after_uninstall']);
   });
+});
+
+describe('a repeated event_id or payment_id from an uninstalled install of a registered user', () => {
+  // The repeat answered "duplicate" before the undo ran, so it did not clear the uninstall.
+  const event = (p: TestProject, iid: string) =>
+    post(h(), 'capture-event', {
+      token: p.token,
+      platform: 'ANDROID',
+      install_instance_id: iid,
+      event_name: 'level_up',
+      event_id: 'e-repeat',
+    });
+  const payment = (p: TestProject, iid: string) =>
+    post(h(), 'capture-payment', {
+      token: p.token,
+      platform: 'ANDROID',
+      install_instance_id: iid,
+      amount: 4.99,
+      payment_id: 'pay-repeat',
+    });
+
+  it.each([
+    ['event', event],
+    ['payment', payment],
+  ])(
+    'when the %s repeats one sent before the uninstall, then it is a duplicate and the uninstall is cleared',
+    async (_kind, send) => {
+      const { p, iid } = await uninstalledInstall(async (p, iid) => {
+        await signUp(h(), p, iid, `user-${randomUUID()}`);
+        expect((await send(p, iid)).statusCode).toBeLessThan(300);
+      });
+
+      const res = await send(p, iid);
+
+      expect(res.json().data.message).toMatch(/already captured: duplicate/);
+      expect(await uninstallState(h().deps, p, iid)).toEqual({ push_failures: 0, uninstalled: false });
+      expect(await reinstalls(p)).toEqual(['reinstall_after_uninstall']);
+    },
+  );
 });

@@ -101,11 +101,12 @@ async function storeEvents(tx: Sql, items: PendingEvent[]): Promise<CaptureOutco
     ),
   );
   // SKAN values and uninstall state belong to the device that sent it (server-side: the user's
-  // install). SKAN counters are read and written back, so these run one after another.
-  for (const e of stored) {
+  // install). SKAN counters are read and written back, so these run one after another. A repeated
+  // event_id counts no SKAN activity but still undoes an uninstall: the device sent it.
+  for (const [i, e] of items.entries()) {
     const sender = e.input.installInstanceId ?? e.user.installInstanceId;
     const needs = senderNeeds(e.user);
-    if (needs.skan) {
+    if (needs.skan && outcomes[i] === 'stored') {
       const activity = { kind: 'event' as const, name: e.input.eventName, amount: e.row.amount };
       await recordSkanActivity(tx, e.project.id, sender, activity, e.now);
     }

@@ -87,6 +87,11 @@ export async function capturePayment(
       factId,
       capturedAt: new Date(now),
     });
+    const sender = input.installInstanceId ?? user.installInstanceId;
+    if (needs.undoUninstall) {
+      // A repeated payment_id still comes from the device: the app is back (README Uninstall tracking).
+      await undoUninstall(tx, project, sender, now);
+    }
     if (!inserted) {
       return 'duplicate';
     }
@@ -123,12 +128,8 @@ export async function capturePayment(
         eventData: input.eventData ?? null,
       });
     }
-    const sender = input.installInstanceId ?? user.installInstanceId;
     if (skan) {
       await recordSkanActivity(tx, project.id, sender, { kind: 'revenue', name: '', amount: input.amount }, now);
-    }
-    if (needs.undoUninstall) {
-      await undoUninstall(tx, project, sender, now);
     }
     return 'stored';
   };
