@@ -124,7 +124,7 @@ describe('config: network resolver settings', () => {
 
   it('when APPLE_ADS_ATTRIBUTION_URL is not an http(s) URL, then startup stops naming it', () => {
     expect(() => loadConfig({ APPLE_ADS_ATTRIBUTION_URL: 'ftp://x' })).toThrow(
-      /APPLE_ADS_ATTRIBUTION_URL: must be a URL/,
+      /APPLE_ADS_ATTRIBUTION_URL: must be a valid URL starting with http:\/\/ or https:\/\//,
     );
   });
 });
