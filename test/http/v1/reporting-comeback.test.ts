@@ -77,7 +77,7 @@ describe('retention counts only days with an init', () => {
     const w = await writeScenario(h(), p, s);
     // Uninstall tracking marked the install uninstalled (its third failed push day).
     await deps.sql`UPDATE installs SET uninstalled_at = ${new Date(installTs + 6 * HOUR)}
-      WHERE project_id = ${p.project.id} AND install_instance_id = ${s.installs[0]?.iid}`;
+      WHERE project_id = ${p.project.id} AND install_instance_id = ${s.installs[0]?.iid ?? ''}`;
     // Day 1: the app sends an event, but never calls init that day.
     const day1 = installTs + DAY;
     const real = deps.now;
