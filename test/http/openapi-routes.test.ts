@@ -2,41 +2,23 @@
 // the links included), both server-key headers are security schemes, and every status a route
 // answers (body refusals, a store down, an unexpected failure) is documented with the schema its
 // body validates against (ajv). Answers of the success paths: openapi-answers.test.ts.
-import net from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.ts';
 import type { Deps } from '../../src/deps.ts';
 import type { ClickHouseClient } from '../../src/store/clickhouse/client.ts';
 import { createPool } from '../../src/store/postgres/pool.ts';
-import { newProject, useHarness } from '../support/harness.ts';
+import { newProject, useHarness, withAppOver } from '../support/harness.ts';
 import { answerProblems, fetchDoc, type OpenApiDoc, operation, operations, validate } from '../support/openapi.ts';
+import { freePort } from '../support/processes.ts';
 
 const h = useHarness({ env: { RATE_LIMITS_ENABLED: 'false' } });
 
 const openApiPath = (url: string) => url.replace(/:(\w+)/g, '{$1}');
 const urlOf = (path: string) => path.replace(/\{(\w+)\}/g, 'docs1');
 
-/** A loopback port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  const addr = srv.address();
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  if (typeof addr !== 'object' || !addr) {
-    throw new Error('no port');
-  }
-  return addr.port;
-}
-
-async function withApp<T>(replace: Partial<Deps>, run: (app: FastifyInstance) => Promise<T>): Promise<T> {
-  const app = await buildApp({ ...h().deps, ...replace });
-  try {
-    return await run(app);
-  } finally {
-    await app.close();
-  }
-}
+/** buildApp over the harness stores with some replaced; closes the app afterwards. */
+const withApp = <T>(replace: Partial<Deps>, run: (app: FastifyInstance) => Promise<T>) =>
+  withAppOver(h(), replace, run);
 
 describe('routes and operations', () => {
   it('when the app serves a route beside the main ones, then /openapi.json lists it', async () => {
@@ -244,7 +226,7 @@ describe('stores that fail', () => {
   }, async () => {
     const doc = await fetchDoc(h().app);
     const p = await newProject(h().deps);
-    const sql = createPool(`postgres://postgres@127.0.0.1:${await closedPort()}/test`, 1);
+    const sql = createPool(`postgres://postgres@127.0.0.1:${await freePort()}/test`, 1);
     const sample: [method: 'GET' | 'POST', path: string, url: string, payload?: object][] = [
       ['GET', '/api/v1/campaigns', '/api/v1/campaigns'],
       ['POST', '/api/v1/create-campaign', '/api/v1/create-campaign', { name: 'n' }],

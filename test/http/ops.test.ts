@@ -1,38 +1,19 @@
 // Operations endpoints: /healthz (the process answers), /readyz (each store answers; 503 when one
 // is down), /openapi.json (OpenAPI 3.1 listing every /api/v1 route with the spec's fields) and /docs.
-import net from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { describe, expect, inject, it } from 'vitest';
-import { buildApp } from '../../src/app.ts';
 import type { Deps } from '../../src/deps.ts';
 import type { ClickHouseClient } from '../../src/store/clickhouse/client.ts';
 import { createPool } from '../../src/store/postgres/pool.ts';
 import { createRedis } from '../../src/store/redis/client.ts';
-import { closeHarness, makeHarness, useHarness } from '../support/harness.ts';
+import { closeHarness, makeHarness, useHarness, withAppOver } from '../support/harness.ts';
+import { freePort } from '../support/processes.ts';
 
 const h = useHarness();
 
-/** A loopback port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  const addr = srv.address();
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  if (typeof addr !== 'object' || !addr) {
-    throw new Error('no port');
-  }
-  return addr.port;
-}
-
 /** buildApp over the harness stores with some replaced; closes the app afterwards. */
-async function withApp<T>(replace: Partial<Deps>, run: (app: FastifyInstance) => Promise<T>): Promise<T> {
-  const app = await buildApp({ ...h().deps, ...replace });
-  try {
-    return await run(app);
-  } finally {
-    await app.close();
-  }
-}
+const withApp = <T>(replace: Partial<Deps>, run: (app: FastifyInstance) => Promise<T>) =>
+  withAppOver(h(), replace, run);
 
 describe('GET /healthz', () => {
   it('when the process is up, then 200 {status: ok}', async () => {
@@ -42,7 +23,7 @@ describe('GET /healthz', () => {
   });
 
   it('when Postgres is unreachable, then /healthz still answers 200 (liveness ignores stores)', async () => {
-    const sql = createPool(`postgres://postgres@127.0.0.1:${await closedPort()}/test`, 1);
+    const sql = createPool(`postgres://postgres@127.0.0.1:${await freePort()}/test`, 1);
     try {
       const res = await withApp({ sql }, (app) => app.inject({ method: 'GET', url: '/healthz' }));
       expect(res.statusCode).toBe(200);
@@ -75,7 +56,7 @@ describe('GET /readyz', () => {
   });
 
   it('when Postgres is unreachable, then 503 not ready with postgres down', async () => {
-    const sql = createPool(`postgres://postgres@127.0.0.1:${await closedPort()}/test`, 1);
+    const sql = createPool(`postgres://postgres@127.0.0.1:${await freePort()}/test`, 1);
     try {
       const res = await withApp({ sql }, (app) => app.inject({ method: 'GET', url: '/readyz' }));
       expect(res.statusCode).toBe(503);
@@ -89,7 +70,7 @@ describe('GET /readyz', () => {
   });
 
   it('when Redis is configured but unreachable, then 503 not ready with redis down', async () => {
-    const redis = createRedis(`redis://127.0.0.1:${await closedPort()}`, 'commands');
+    const redis = createRedis(`redis://127.0.0.1:${await freePort()}`, 'commands');
     redis.on('error', () => {});
     try {
       const res = await withApp({ redis }, (app) => app.inject({ method: 'GET', url: '/readyz' }));

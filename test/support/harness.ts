@@ -97,6 +97,20 @@ export async function makeHarness(opts: { redis?: boolean; env?: Record<string, 
   return { app, deps };
 }
 
+/** buildApp over the harness's stores with some replaced (a store that fails, a logger); closes the app afterwards. */
+export async function withAppOver<T>(
+  h: Harness,
+  replace: Partial<Deps>,
+  run: (app: FastifyInstance) => Promise<T>,
+): Promise<T> {
+  const app = await buildApp({ ...h.deps, ...replace });
+  try {
+    return await run(app);
+  } finally {
+    await app.close();
+  }
+}
+
 export async function closeHarness(h: Harness): Promise<void> {
   await h.app.close();
   await closeDeps(h.deps);

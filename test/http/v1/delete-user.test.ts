@@ -8,7 +8,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../../src/app.ts';
 import { USER_DATA_TABLES } from '../../../src/domain/facts/tables.ts';
 import { attributionCacheKey } from '../../../src/domain/identity/read-attribution.ts';
 import { countUserRowsIn, type UserKeys } from '../../../src/store/clickhouse/user-data.ts';
@@ -22,7 +21,7 @@ import {
   type Res,
 } from '../../support/client.ts';
 import { signUp } from '../../support/commerce.ts';
-import { newProject, processDatabaseUrl, type TestProject, useHarness } from '../../support/harness.ts';
+import { newProject, processDatabaseUrl, type TestProject, useHarness, withAppOver } from '../../support/harness.ts';
 import { cleanEnv, killStartedChildren, startNode } from '../../support/processes.ts';
 
 const h = useHarness({ env: { RATE_LIMITS_ENABLED: 'false' } });
@@ -243,16 +242,13 @@ describe('503', () => {
     const keys = { projectId: p.project.id, userId: 'user-cache', installIds: [iid], clickIds: [clickId] };
     const before = await chRows(keys);
     const away = { ...deps.cache, del: () => Promise.reject(new Error('Command timed out')) };
-    const app = await buildApp({ ...deps, cache: away });
-    try {
-      const res = await app.inject({ method: 'DELETE', url: '/api/v1/users/user-cache', headers: p.headers });
+    const res = await withAppOver(h(), { cache: away }, (app) =>
+      app.inject({ method: 'DELETE', url: '/api/v1/users/user-cache', headers: p.headers }),
+    );
 
-      expect(res.statusCode).toBe(503);
-      expect(res.json()).toEqual({ msg: 'Service temporarily unavailable. Please retry later.', status: 503 });
-      expect(res.headers['retry-after']).toBe('5');
-    } finally {
-      await app.close();
-    }
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toEqual({ msg: 'Service temporarily unavailable. Please retry later.', status: 503 });
+    expect(res.headers['retry-after']).toBe('5');
     expect(await pgRows(p, 'user-cache', iid)).toEqual({ users: 1, installs: 1, payments: 1, outbox: 0 });
     expect(await chRows(keys)).toEqual(before);
 
