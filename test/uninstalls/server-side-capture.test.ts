@@ -5,12 +5,11 @@
 // pushes counted the same uninstall a second time.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PushResult } from '../../src/domain/uninstalls/push-sender.ts';
-import { runUninstallPass } from '../../src/domain/uninstalls/run-uninstall-pass.ts';
-import { attributedInstall, flushFacts, installEvents, post, useClientHarness } from '../support/client.ts';
+import { attributedInstall, flushFacts, installEvents, useClientHarness } from '../support/client.ts';
 import { signUp } from '../support/commerce.ts';
 import { type FakePush, fakePushSender } from '../support/fake-push.ts';
 import { newProject, type TestProject } from '../support/harness.ts';
-import { uninstallState } from '../support/uninstalls.ts';
+import { passAt, savePushToken, uninstallState } from '../support/uninstalls.ts';
 
 const h = useClientHarness();
 const DAY = 86_400_000;
@@ -21,10 +20,8 @@ afterEach(() => {
 });
 
 async function passOn(day: number, fcm: FakePush, p: TestProject) {
-  const base = realNow() + day * DAY;
-  h().deps.now = () => base;
   try {
-    return await runUninstallPass(h().deps, async (projectId) => (projectId === p.project.id ? { FCM: fcm } : {}));
+    return await passAt(h(), p, realNow() + day * DAY, { FCM: fcm });
   } finally {
     h().deps.now = realNow;
   }
@@ -54,13 +51,7 @@ async function uninstalledUser() {
   const p = await newProject(h().deps);
   const { iid } = await attributedInstall(h(), p);
   const token = `fcm:${iid}`;
-  const res = await post(h(), 'update-push-token', {
-    token: p.token,
-    platform: 'ANDROID',
-    install_instance_id: iid,
-    push_token: token,
-  });
-  expect(res.statusCode).toBe(200);
+  expect((await savePushToken(h(), p, iid, token)).statusCode).toBe(200);
   await signUp(h(), p, iid, 'u-1');
   const fcm = fakePushSender('FCM');
   await failDays(fcm, p, token, ['unregistered', 'unregistered', 'unregistered']);

@@ -6,11 +6,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PushSender } from '../../src/domain/uninstalls/push-sender.ts';
-import { runUninstallPass } from '../../src/domain/uninstalls/run-uninstall-pass.ts';
-import { attributedInstall, post, useClientHarness } from '../support/client.ts';
+import { attributedInstall, useClientHarness } from '../support/client.ts';
 import { fakePushSender } from '../support/fake-push.ts';
 import { newProject, type TestProject } from '../support/harness.ts';
-import { uninstallState } from '../support/uninstalls.ts';
+import { passAt, savePushToken, uninstallState } from '../support/uninstalls.ts';
 
 const h = useClientHarness();
 const DAY = 86_400_000;
@@ -21,18 +20,15 @@ afterEach(() => {
   h().deps.now = realNow;
 });
 
-function saveToken(p: TestProject, iid: string, pushToken: string, platform = 'ANDROID') {
-  return post(h(), 'update-push-token', { token: p.token, platform, install_instance_id: iid, push_token: pushToken });
-}
+const saveToken = (p: TestProject, iid: string, pushToken: string, platform?: string) =>
+  savePushToken(h(), p, iid, pushToken, platform);
 
 /** Runs the pass on simulated days, each later than any earlier test's days. */
 function daysFrom() {
   const base = realNow() + dayOffset * DAY;
   dayOffset += 10;
-  return (day: number, p: TestProject, senders: Partial<Record<'FCM' | 'APNS', PushSender>>) => {
-    h().deps.now = () => base + day * DAY;
-    return runUninstallPass(h().deps, async (id) => (id === p.project.id ? senders : {}));
-  };
+  return (day: number, p: TestProject, senders: Partial<Record<'FCM' | 'APNS', PushSender>>) =>
+    passAt(h(), p, base + day * DAY, senders);
 }
 
 describe('a token replaced while the pass pushes the old one', () => {

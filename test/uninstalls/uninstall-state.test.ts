@@ -5,12 +5,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PushResult } from '../../src/domain/uninstalls/push-sender.ts';
-import { runUninstallPass } from '../../src/domain/uninstalls/run-uninstall-pass.ts';
 import { attributedInstall, flushFacts, init, installEvents, post, useClientHarness } from '../support/client.ts';
 import { signUp } from '../support/commerce.ts';
 import { type FakePush, fakePushSender } from '../support/fake-push.ts';
 import { newProject, type TestProject } from '../support/harness.ts';
-import { uninstallState } from '../support/uninstalls.ts';
+import { passAt, savePushToken, uninstallState } from '../support/uninstalls.ts';
 
 const h = useClientHarness();
 const DAY = 86_400_000;
@@ -23,23 +22,13 @@ afterEach(() => {
 
 /** Runs the pass on a simulated day, each later than any earlier test's days. */
 async function passOn(day: number, fcm: FakePush, p: TestProject, apns?: FakePush) {
-  const base = realNow() + (dayOffset + day) * DAY;
-  h().deps.now = () => base;
-  return runUninstallPass(h().deps, async (projectId) =>
-    projectId === p.project.id ? { FCM: fcm, ...(apns ? { APNS: apns } : {}) } : {},
-  );
+  return passAt(h(), p, realNow() + (dayOffset + day) * DAY, { FCM: fcm, ...(apns ? { APNS: apns } : {}) });
 }
 
 async function withToken(token = `fcm:${randomUUID()}`) {
   const p = await newProject(h().deps);
   const { campaign, iid } = await attributedInstall(h(), p);
-  const res = await post(h(), 'update-push-token', {
-    token: p.token,
-    platform: 'ANDROID',
-    install_instance_id: iid,
-    push_token: token,
-  });
-  expect(res.statusCode).toBe(200);
+  expect((await savePushToken(h(), p, iid, token)).statusCode).toBe(200);
   dayOffset += 10;
   return { p, campaign, iid, token };
 }
@@ -130,12 +119,7 @@ describe('token refresh', () => {
     const fcm = fakePushSender('FCM');
     await failDays(fcm, p, token, ['unregistered', 'unregistered']);
 
-    const res = await post(h(), 'update-push-token', {
-      token: p.token,
-      platform: 'ANDROID',
-      install_instance_id: iid,
-      push_token: `fcm:${randomUUID()}`,
-    });
+    const res = await savePushToken(h(), p, iid, `fcm:${randomUUID()}`);
 
     expect(res.statusCode).toBe(200);
     expect(await state(p, iid)).toEqual({ push_failures: 0, uninstalled: false });

@@ -5,12 +5,11 @@
 // reinstall_after_uninstall"). The unregistered answer returned before that undo ran.
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runUninstallPass } from '../../src/domain/uninstalls/run-uninstall-pass.ts';
 import { attributedInstall, flushFacts, installEvents, post, useClientHarness } from '../support/client.ts';
 import { outboxCount, signUp } from '../support/commerce.ts';
 import { fakePushSender } from '../support/fake-push.ts';
 import { newProject, type TestProject } from '../support/harness.ts';
-import { uninstallState } from '../support/uninstalls.ts';
+import { passAt, savePushToken, uninstallState } from '../support/uninstalls.ts';
 
 const h = useClientHarness();
 const DAY = 86_400_000;
@@ -33,20 +32,13 @@ async function uninstalledInstall(
   const { iid } = await attributedInstall(h(), p);
   await before(p, iid);
   const token = `fcm:${randomUUID()}`;
-  const res = await post(h(), 'update-push-token', {
-    token: p.token,
-    platform: 'ANDROID',
-    install_instance_id: iid,
-    push_token: token,
-  });
-  expect(res.statusCode).toBe(200);
+  expect((await savePushToken(h(), p, iid, token)).statusCode).toBe(200);
   const fcm = fakePushSender('FCM');
   fcm.answers.set(token, 'unregistered');
   const base = realNow() + dayOffset * DAY;
   dayOffset += 10;
   for (const day of [0, 1, 2]) {
-    h().deps.now = () => base + day * DAY;
-    await runUninstallPass(h().deps, async (id) => (id === p.project.id ? { FCM: fcm } : {}));
+    await passAt(h(), p, base + day * DAY, { FCM: fcm });
   }
   h().deps.now = realNow;
   expect(await uninstallState(h().deps, p, iid)).toEqual({ push_failures: 3, uninstalled: true });
