@@ -153,8 +153,8 @@ describe('200', () => {
 });
 
 describe('device_data.install_ref (spec: "include install_ref")', () => {
-  it('when the init of a pending install had no Play referrer and attribution-data brings it, then the install is attributed by it', async () => {
-    // Ignored here, the install was decided organic although its click was known.
+  /** A campaign click, then a pending install whose init carried no Play referrer (the click's is returned). */
+  async function pendingWithoutReferrer() {
     const { deps } = h();
     const p = await newProject(deps);
     const campaign = await campaignWithListings(deps, p);
@@ -162,13 +162,21 @@ describe('device_data.install_ref (spec: "include install_ref")', () => {
     await flushFacts(h());
     const iid = randomUUID();
     await init(h(), p.token, { install_instance_id: iid, device_data: {} }, randomIp());
-
-    const poll = await post(h(), 'attribution-data', {
+    return { deps, p, campaign, referrer, iid };
+  }
+  const sendReferrer = (p: TestProject, iid: string, installRef: string) =>
+    post(h(), 'attribution-data', {
       token: p.token,
       platform: 'ANDROID',
       install_instance_id: iid,
-      device_data: { install_ref: referrer },
+      device_data: { install_ref: installRef },
     });
+
+  it('when the init of a pending install had no Play referrer and attribution-data brings it, then the install is attributed by it', async () => {
+    // Ignored here, the install was decided organic although its click was known.
+    const { deps, p, campaign, referrer, iid } = await pendingWithoutReferrer();
+
+    const poll = await sendReferrer(p, iid, referrer);
 
     expect(poll.json().data).toMatchObject({ attribution_source: 'PENDING', processing: true });
     expect((await installRows(deps, p))[0]?.install_ref).toBe(referrer);
@@ -179,13 +187,7 @@ describe('device_data.install_ref (spec: "include install_ref")', () => {
   it('when the referrer arrives while the install is being decided, then the decision is made again with it', async () => {
     // The decision read the install before attribution-data stored the referrer; saved, it was organic
     // (the job attribution-data enqueued had the running job's id, so nothing decided again).
-    const { deps } = h();
-    const p = await newProject(deps);
-    const campaign = await campaignWithListings(deps, p);
-    const { referrer } = await clickLink(h(), campaign, { ip: randomIp() });
-    await flushFacts(h());
-    const iid = randomUUID();
-    await init(h(), p.token, { install_instance_id: iid, device_data: {} }, randomIp());
+    const { deps, p, campaign, referrer, iid } = await pendingWithoutReferrer();
     let landed = 0;
     const ch = new Proxy(deps.ch, {
       get(target, prop, receiver) {
@@ -194,8 +196,7 @@ describe('device_data.install_ref (spec: "include install_ref")', () => {
         }
         return async (params: Parameters<typeof target.query>[0]) => {
           if (landed++ === 0) {
-            const poll = { token: p.token, platform: 'ANDROID', install_instance_id: iid };
-            await post(h(), 'attribution-data', { ...poll, device_data: { install_ref: referrer } });
+            await sendReferrer(p, iid, referrer);
           }
           return target.query(params);
         };
@@ -218,12 +219,7 @@ describe('device_data.install_ref (spec: "include install_ref")', () => {
     const { iid } = await attributedInstall(h(), p);
     const before = (await installRows(deps, p))[0]?.install_ref;
 
-    await post(h(), 'attribution-data', {
-      token: p.token,
-      platform: 'ANDROID',
-      install_instance_id: iid,
-      device_data: { install_ref: 'utm_source=other&lr_click_id=nope' },
-    });
+    await sendReferrer(p, iid, 'utm_source=other&lr_click_id=nope');
 
     expect((await installRows(deps, p))[0]?.install_ref).toBe(before);
   });
