@@ -6,12 +6,11 @@ import { z } from 'zod';
 
 const boolish = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 const positiveInt = z.coerce.number().int().positive();
-/** An absent/empty URL, or one the URL parser takes, with one of `protocols` (http(s) also need a host). */
+/** An absent URL, or one the URL parser takes, with one of `protocols` (http(s) also need a host). */
 const optionalUrl = (protocols: string[]) =>
   z
     .string()
     .trim()
-    .transform((v) => (v === '' ? undefined : v))
     .optional()
     .refine((v) => v === undefined || isUrlOf(v, protocols), {
       message: `must be a valid URL starting with ${protocols.map((p) => `${p}://`).join(' or ')}`,
@@ -46,7 +45,7 @@ const trustProxySchema = z
   .trim()
   .default('false')
   .transform((v, ctx): boolean | number | string[] => {
-    if (v === '' || v === 'false') {
+    if (v === 'false') {
       return false;
     }
     if (v === 'true') {
@@ -125,7 +124,7 @@ export const envSchema = z.object({
   SECRETS_KEY: z
     .string()
     .trim()
-    .transform((v) => (v === '' ? undefined : v.toLowerCase()))
+    .toLowerCase()
     .optional()
     .refine((v) => v === undefined || /^[0-9a-f]{64}$/.test(v), {
       message: 'must be 64 hex characters (32 bytes, e.g. `openssl rand -hex 32`)',

@@ -81,9 +81,24 @@ describe('loadConfig defaults', () => {
   });
 
   it('when a setting is empty or blank, then it takes its default (PORT= read as 0 listened on a random port)', () => {
-    const c = loadConfig({ PORT: '', LOOKUP_CACHE_TTL_MS: ' ', EMBEDDED_PG_PORT: '', HOST: '', DATA_DIR: '' });
+    const c = loadConfig({
+      PORT: '',
+      LOOKUP_CACHE_TTL_MS: ' ',
+      EMBEDDED_PG_PORT: '',
+      HOST: '',
+      DATA_DIR: '',
+      TRUST_PROXY: ' ',
+      SECRETS_KEY: '',
+    });
 
-    expect(c).toMatchObject({ port: 3000, lookupCacheTtlMs: 1000, embeddedPgPort: 54329, host: '0.0.0.0' });
+    expect(c).toMatchObject({
+      port: 3000,
+      lookupCacheTtlMs: 1000,
+      embeddedPgPort: 54329,
+      host: '0.0.0.0',
+      trustProxy: false,
+      secretsKey: undefined,
+    });
     expect(c.dataDir).toBe(path.resolve('./data'));
   });
 
