@@ -78,7 +78,7 @@ async function reengage(deps: Pick<Deps, 'sql' | 'now'>, project: Project, insta
         return;
       }
       const id = `ad_${newTimeId()}`;
-      await saveReengagement(tx, project.id, install.installInstanceId, c.id);
+      await saveReengagement(tx, project.id, install.installInstanceId, c.id, new Date(now));
       await insertOutboxRows(tx, [
         {
           table: 'attributions',

@@ -66,6 +66,7 @@ export async function registerInstall(
       metaInstallRef: signals.metaInstallRef,
       appleAdsToken: signals.appleAdsToken,
       initLink: input.link,
+      at: new Date(now),
     });
     const eventId = `ie_${newTimeId()}`;
     await insertOutboxRows(tx, [

@@ -114,6 +114,8 @@ export type NewInstall = {
   metaInstallRef: Record<string, unknown> | null;
   appleAdsToken: string | null;
   initLink: string | null;
+  /** The API's clock (deps.now), which stamps the init's fact: created_at and last_seen_at take it. */
+  at: Date;
 };
 
 /**
@@ -126,13 +128,14 @@ export async function upsertInstall(sql: Sql, i: NewInstall): Promise<{ created:
   const [row] = await sql<Row[]>`
     INSERT INTO installs (project_id, install_instance_id, processing_id, platform, gaid, idfa, idfv, android_id, ip,
       user_agent, os, os_version, device_model, app_version, package_version, device_data, install_ref,
-      install_begin_at, meta_install_ref, apple_ads_token, init_link)
+      install_begin_at, meta_install_ref, apple_ads_token, init_link, created_at, last_seen_at)
     VALUES (${i.projectId}, ${i.installInstanceId}, ${i.processingId}, ${i.platform}, ${i.gaid}, ${i.idfa}, ${i.idfv},
       ${i.androidId}, ${i.ip}, ${i.userAgent}, ${i.os}, ${i.osVersion}, ${i.deviceModel}, ${i.appVersion},
       ${i.packageVersion}, ${sql.json(i.deviceData as never)}, ${i.installRef}, ${i.installBeginAt},
-      ${i.metaInstallRef ? sql.json(i.metaInstallRef as never) : null}, ${i.appleAdsToken}, ${i.initLink})
+      ${i.metaInstallRef ? sql.json(i.metaInstallRef as never) : null}, ${i.appleAdsToken}, ${i.initLink}, ${i.at},
+      ${i.at})
     ON CONFLICT (project_id, install_instance_id) DO UPDATE SET
-      previous_seen_at = installs.last_seen_at, last_seen_at = now(), open_count = installs.open_count + 1,
+      previous_seen_at = installs.last_seen_at, last_seen_at = EXCLUDED.last_seen_at, open_count = installs.open_count + 1,
       app_version = EXCLUDED.app_version, package_version = EXCLUDED.package_version,
       gaid = COALESCE(NULLIF(installs.gaid, ''), EXCLUDED.gaid), idfa = COALESCE(NULLIF(installs.idfa, ''), EXCLUDED.idfa),
       idfv = COALESCE(NULLIF(installs.idfv, ''), EXCLUDED.idfv),
@@ -300,8 +303,9 @@ export async function saveReengagement(
   projectId: string,
   installInstanceId: string,
   campaignId: number,
+  at: Date,
 ): Promise<void> {
-  await sql`UPDATE installs SET reengaged_at = now(), reengagement_campaign_id = ${campaignId}, last_seen_at = now()
+  await sql`UPDATE installs SET reengaged_at = ${at}, reengagement_campaign_id = ${campaignId}, last_seen_at = ${at}
     WHERE project_id = ${projectId} AND install_instance_id = ${installInstanceId}`;
 }
 
