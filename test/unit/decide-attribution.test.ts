@@ -262,6 +262,33 @@ describe('decideAttribution: priority', () => {
     expect(d.campaignId).toBe(campaignId);
   });
 
+  it('when a more trusted method wins, then the less trusted candidates are noted as lost to it or ineligible', () => {
+    const late = click({ clickId: 'late', campaignId: 55, ts: T0 + 1 });
+
+    const d = decideAttribution(
+      all.signals,
+      cands({ referrerClick, adIdClicks: [late, adIdClick, referrerClick], ipClicks: [ipClick] }),
+      DEFAULTS,
+    );
+
+    const lost = 'a more trusted method won (play_referrer)';
+    expect(d.click).toBe(referrerClick);
+    expect(d.candidates).toEqual([
+      {
+        method: 'play_referrer',
+        click_id: 'ref-click',
+        campaign_id: 11,
+        outcome: 'won',
+        reason: 'last eligible click',
+      },
+      { method: 'link', click_id: '', campaign_id: 44, outcome: 'lost', reason: lost },
+      { method: 'meta_referrer', click_id: '', campaign_id: 3, outcome: 'lost', reason: lost },
+      { method: 'ad_id', click_id: 'late', campaign_id: 55, outcome: 'ineligible', reason: 'click after install' },
+      { method: 'ad_id', click_id: 'ad-click', campaign_id: 22, outcome: 'lost', reason: lost },
+      { method: 'fingerprint', click_id: 'ip-click', campaign_id: 33, outcome: 'lost', reason: lost },
+    ]);
+  });
+
   it('when only an IP click remains besides organic, then fingerprint wins over organic', () => {
     const d = decideAttribution(signals(), cands({ ipClicks: [ipClick] }), DEFAULTS);
 

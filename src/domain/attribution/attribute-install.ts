@@ -20,19 +20,20 @@ import { decideAttribution } from './decide-attribution.ts';
 import { type Gathered, gatherCandidates } from './gather-candidates.ts';
 import { NetworkUnavailableError } from './resolvers.ts';
 import { type AttributionSettings, attributionSettings } from './settings.ts';
-import type { Decision } from './types.ts';
+import type { CandidateNote, Decision } from './types.ts';
 
 export class RetryLaterError extends Error {}
 
 /**
  * What an `attributions` row records: an install-time decision, or a re-engagement (a campaign link
- * opened in the app later; its install_ts and day are the re-engagement's own time, and it has no
- * windows).
+ * opened in the app later; its install_ts and day are the re-engagement's own time, its candidate
+ * is that link, and its windows are the re-engagement's own).
  */
-export type RecordedDecision = Omit<Decision, 'kind' | 'method' | 'windows'> & {
+export type RecordedDecision = Omit<Decision, 'kind' | 'method' | 'candidates' | 'windows'> & {
   kind: Decision['kind'] | 'reengagement';
   method: Decision['method'] | 'deeplink';
-  windows: Decision['windows'] | Record<string, never>;
+  candidates: (Omit<CandidateNote, 'method'> & { method: CandidateNote['method'] | 'deeplink' })[];
+  windows: Decision['windows'] | { reattribution_window_ms: number; reengagement_inactivity_ms: number };
 };
 
 export function decisionRow(

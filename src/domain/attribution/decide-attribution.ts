@@ -5,7 +5,8 @@
 //   d. advertising id seen on a click                  (deterministic)
 //   e. same IP + matching OS, version, model in the fingerprint window (probabilistic)
 //   f. otherwise organic.
-// Within a method the last eligible click wins. Every candidate is noted with why it won or lost.
+// Within a method the last eligible click wins. Every candidate is noted with why it won or lost,
+// those of the less trusted methods too (lost to the winning method, or ineligible).
 
 import { matchDevice } from './device-match.ts';
 import type { AttributionSettings } from './settings.ts';
@@ -61,6 +62,19 @@ function lastEligible(
   return best;
 }
 
+/** Why an IP click cannot be the install's fingerprint match (window, IP, device), or null when it can. */
+function notFingerprinted(click: Click, s: InstallSignals, cfg: AttributionSettings): string | null {
+  const w = inLookback(click, s.installTs, Math.min(cfg.fingerprintWindowMs, cfg.clickLookbackMs));
+  if (w) {
+    return w;
+  }
+  if (click.ip !== s.ip) {
+    return 'different ip';
+  }
+  const m = matchDevice(click, s);
+  return m.match ? null : `device differs: ${m.reason}`;
+}
+
 function choose(s: InstallSignals, cand: Candidates, cfg: AttributionSettings, notes: CandidateNote[]): Win | null {
   const lookback = (c: Click) => inLookback(c, s.installTs, cfg.clickLookbackMs);
   if (cfg.methods.playReferrer && s.playReferrer?.clickId) {
@@ -105,24 +119,67 @@ function choose(s: InstallSignals, cand: Candidates, cfg: AttributionSettings, n
     }
   }
   if (cfg.methods.fingerprint && cfg.fingerprintWindowMs > 0) {
-    let exact = true;
-    const c = lastEligible('fingerprint', cand.ipClicks, notes, (click) => {
-      const w = inLookback(click, s.installTs, Math.min(cfg.fingerprintWindowMs, cfg.clickLookbackMs));
-      if (w) {
-        return w;
-      }
-      if (click.ip !== s.ip) {
-        return 'different ip';
-      }
-      const m = matchDevice(click, s);
-      return m.match ? null : `device differs: ${m.reason}`;
-    });
+    const c = lastEligible('fingerprint', cand.ipClicks, notes, (click) => notFingerprinted(click, s, cfg));
     if (c) {
-      exact = matchDevice(c, s).strength === 'exact';
+      const exact = matchDevice(c, s).strength === 'exact';
       return { method: 'fingerprint', click: c, confidence: exact ? 0.9 : 0.6, touchType: 'click' };
     }
   }
   return null;
+}
+
+/** Methods in order of trust; a network's claim (meta_referrer, apple_search_ads) ranks as `claim`. */
+const TRUST: readonly string[] = ['play_referrer', 'link', 'claim', 'ad_id', 'fingerprint'];
+const trust = (m: Method) => TRUST.indexOf(m === 'meta_referrer' || m === 'apple_search_ads' ? 'claim' : m);
+
+/**
+ * The candidates of the methods below the winner, which choose() never reached: each is noted as
+ * lost to the more trusted method, or ineligible on its own method's terms (README: every decision
+ * lists every candidate considered). The winning click is not noted twice. Bounded as the lookups
+ * are (newest 200 clicks per signal, gather-candidates.ts).
+ */
+function notePassedOver(
+  s: InstallSignals,
+  cand: Candidates,
+  cfg: AttributionSettings,
+  win: Win,
+  notes: CandidateNote[],
+) {
+  const rank = trust(win.method);
+  const reason = `a more trusted method won (${win.method})`;
+  const clicks = (method: Method, list: Click[], ineligible: (c: Click) => string | null) => {
+    for (const c of list) {
+      if (c.clickId === win.click?.clickId) {
+        continue;
+      }
+      const why = ineligible(c);
+      notes.push({
+        method,
+        click_id: c.clickId,
+        campaign_id: c.campaignId,
+        outcome: why ? 'ineligible' : 'lost',
+        reason: why ?? reason,
+      });
+    }
+  };
+  if (rank < trust('link') && cfg.methods.link && s.linkCampaign) {
+    notes.push({ method: 'link', click_id: '', campaign_id: s.linkCampaign.campaignId, outcome: 'lost', reason });
+  }
+  if (rank < trust('meta_referrer') && cfg.methods.networkResolvers && s.networkClaim) {
+    notes.push({
+      method: s.networkClaim.method,
+      click_id: '',
+      campaign_id: s.networkClaim.campaignId,
+      outcome: 'lost',
+      reason,
+    });
+  }
+  if (rank < trust('ad_id') && cfg.methods.adId) {
+    clicks('ad_id', cand.adIdClicks, (c) => inLookback(c, s.installTs, cfg.clickLookbackMs));
+  }
+  if (rank < trust('fingerprint') && cfg.methods.fingerprint && cfg.fingerprintWindowMs > 0) {
+    clicks('fingerprint', cand.ipClicks, (c) => notFingerprinted(c, s, cfg));
+  }
 }
 
 function suspicion(s: InstallSignals, win: Win | null, cfg: AttributionSettings): string {
@@ -157,6 +214,9 @@ function networkDetails(click: Click | null, claim: InstallSignals['networkClaim
 export function decideAttribution(s: InstallSignals, cand: Candidates, cfg: AttributionSettings): Decision {
   const notes: CandidateNote[] = [];
   const win = choose(s, cand, cfg, notes);
+  if (win) {
+    notePassedOver(s, cand, cfg, win, notes);
+  }
   const reason = suspicion(s, win, cfg);
   const click = win?.click ?? null;
   const claim = win && (win.method === 'meta_referrer' || win.method === 'apple_search_ads') ? s.networkClaim : null;

@@ -14,7 +14,7 @@ import { findInstall, type InstallRecord, lockInstall, saveReengagement } from '
 import { asSql, retryConflicts } from '../../store/postgres/pool.ts';
 import type { Project } from '../../store/postgres/projects.ts';
 import { decisionRow, type RecordedDecision } from '../attribution/attribute-install.ts';
-import { attributionSettings } from '../attribution/settings.ts';
+import { type AttributionSettings, attributionSettings } from '../attribution/settings.ts';
 import { campaignFromLink } from '../campaigns/parse-link.ts';
 import { takeCampaignLink } from './campaign-link.ts';
 
@@ -23,7 +23,8 @@ export type DeeplinkAnswer = { deeplink: string; is_linkrunner: boolean; process
 const RETRY_WINDOW_MS = 30_000;
 const SESSION_MS = 5 * 60_000;
 
-function reengagement(c: CampaignRecord): RecordedDecision {
+/** The re-engagement's decision: the link opened is its one candidate, and its windows are the project's. */
+function reengagement(c: CampaignRecord, cfg: AttributionSettings): RecordedDecision {
   return {
     kind: 'reengagement',
     method: 'deeplink',
@@ -43,8 +44,19 @@ function reengagement(c: CampaignRecord): RecordedDecision {
     confidence: 1,
     suspicious: false,
     suspiciousReason: '',
-    candidates: [],
-    windows: {},
+    candidates: [
+      {
+        method: 'deeplink',
+        click_id: '',
+        campaign_id: c.id,
+        outcome: 'won',
+        reason: 'campaign link opened by the app',
+      },
+    ],
+    windows: {
+      reattribution_window_ms: cfg.reattributionWindowMs,
+      reengagement_inactivity_ms: cfg.reengagementInactivityMs,
+    },
   };
 }
 
@@ -84,7 +96,7 @@ async function reengage(deps: Pick<Deps, 'sql' | 'now'>, project: Project, insta
           table: 'attributions',
           factId: id,
           projectId: project.id,
-          row: decisionRow(project, locked, reengagement(c), id, now, now),
+          row: decisionRow(project, locked, reengagement(c, cfg), id, now, now),
         },
       ]);
     }),
