@@ -1,8 +1,10 @@
 // GDPR deletion (catalog D9; issue: "deletes one user's data from Postgres, the ClickHouse raw
 // tables and every derived table, and the caches, and reports what it removed"). In order:
-// 1. Find the user's installs and winning clicks in Postgres, plus the installs its facts name in
-//    ClickHouse (so a re-run after a failure half-way still finds what is left). An install another
-//    user is tied to now (a shared device) is not the user's and stays.
+// 1. Find the user's installs, winning clicks and ad ids in Postgres, plus the installs its facts
+//    name in ClickHouse (so a re-run after a failure half-way still finds what is left). An install
+//    another user is tied to now (a shared device) is not the user's and stays. The device's other
+//    clicks go too: those its decisions considered, and those carrying its ad id (read here, before
+//    Postgres forgets the installs), found again before the ClickHouse deletes for late arrivals.
 // 2. Wait, briefly, for fact-writer batches holding the user's facts: their insert may be landing.
 // 3. Postgres, in one transaction: user, installs, payments, outbox and dead-letter facts.
 // 4. ClickHouse: each table of USER_DATA_TABLES (raw tables and view targets; views never follow
@@ -18,6 +20,7 @@ import {
   countUserRowsIn,
   deleteUserRowsIn,
   findDecisionClickIds,
+  findLinkedClickIds,
   findUserInstallIds,
   type UserKeys,
 } from '../../store/clickhouse/user-data.ts';
@@ -57,13 +60,24 @@ async function findKeys(deps: DeleteDeps, project: Project, userId: string) {
   const named = await findUserInstallIds(deps.ch, project.id, userId);
   const others = await findInstallsOfOtherUsers(deps.sql, project.id, userId, named);
   const installIds = uniq([...pg.installIds, ...named.filter((i) => !others.has(i))]);
-  const clickIds = uniq([...pg.clickIds, ...(await findDecisionClickIds(deps.ch, project.id, installIds))]);
-  const keys: UserKeys = { projectId: project.id, userId, installIds, clickIds };
-  return { pg, keys };
+  const won = await findDecisionClickIds(deps.ch, project.id, installIds);
+  const keys: UserKeys = { projectId: project.id, userId, installIds, clickIds: uniq([...pg.clickIds, ...won]) };
+  return { pg, keys: await withLinkedClicks(deps, keys, pg.adIds) };
 }
 
-async function waitForWriters(deps: DeleteDeps, project: Project, keys: UserKeys, waitMs: number): Promise<void> {
-  const batches = await findClaimedUserBatches(deps.sql, project.id, keys.userId, keys);
+async function withLinkedClicks(deps: DeleteDeps, keys: UserKeys, adIds: string[]): Promise<UserKeys> {
+  const linked = await findLinkedClickIds(deps.ch, keys.projectId, keys.installIds, adIds);
+  return { ...keys, clickIds: uniq([...keys.clickIds, ...linked]) };
+}
+
+async function waitForWriters(
+  deps: DeleteDeps,
+  project: Project,
+  keys: UserKeys,
+  adIds: string[],
+  waitMs: number,
+): Promise<void> {
+  const batches = await findClaimedUserBatches(deps.sql, project.id, keys.userId, { ...keys, adIds });
   const until = Date.now() + waitMs;
   while ((await batchesStillClaimed(deps.sql, batches)) && Date.now() < until) {
     await new Promise((r) => setTimeout(r, 100));
@@ -110,9 +124,11 @@ export async function deleteUser(
   await clearCache().catch((err: Error) => {
     throw new CacheUnavailableError(`the attribution cache cannot be cleared: ${err.message}`, { cause: err });
   });
-  await waitForWriters(deps, project, keys, opts.writerWaitMs ?? 10_000);
-  const postgres = await deps.sql.begin((tx) => deleteUserRows(asSql(tx), project.id, userId, keys));
-  const ch = await deleteFromClickHouse(deps, keys);
+  await waitForWriters(deps, project, keys, pg.adIds, opts.writerWaitMs ?? 10_000);
+  const postgres = await deps.sql.begin((tx) =>
+    deleteUserRows(asSql(tx), project.id, userId, { ...keys, adIds: pg.adIds }),
+  );
+  const ch = await deleteFromClickHouse(deps, await withLinkedClicks(deps, keys, pg.adIds));
   await clearCache().catch((err: Error) =>
     deps.log.error(
       { err: err.message, installs: cacheKeys.length },

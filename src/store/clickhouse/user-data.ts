@@ -48,6 +48,55 @@ export async function findDecisionClickIds(
   return (await rs.json<{ id: string }>()).map((r) => r.id);
 }
 
+/**
+ * The other clicks of the user's device: those its installs' decisions found by the device itself
+ * (a winner, its Play referrer's click, clicks matched by its ad id), and every click that carried
+ * one of the device's advertising ids, decided on or not (it holds the ad id, IP and user agent).
+ * A fingerprint candidate that lost is only a click from the same IP, often another person's (a
+ * shared network: its device may differ), and stays. A click that an install which stays won is
+ * that install's evidence and is left out too (a shared device). Both reads scan the project's rows
+ * of a column or two (ad_id is not in the clicks' sort key); deletion is rare and this runs once.
+ */
+export async function findLinkedClickIds(
+  ch: ClickHouseClient,
+  projectId: string,
+  installIds: string[],
+  adIds: string[],
+): Promise<string[]> {
+  if (installIds.length === 0 && adIds.length === 0) {
+    return [];
+  }
+  const p = { p: projectId, installs: installIds, ads: adIds };
+  const found = await selectIds(
+    ch,
+    `SELECT DISTINCT id FROM (
+        SELECT arrayJoin(arrayMap(c -> JSONExtractString(c, 'click_id'), arrayFilter(c ->
+            JSONExtractString(c, 'outcome') = 'won' OR JSONExtractString(c, 'method') IN ('play_referrer', 'ad_id'),
+            JSONExtractArrayRaw(candidates)))) AS id
+        FROM attributions WHERE project_id = {p:String} AND has({installs:Array(String)}, install_instance_id)
+        UNION ALL SELECT click_id AS id FROM clicks WHERE project_id = {p:String} AND has({ads:Array(String)}, ad_id))
+      WHERE id != ''`,
+    p,
+  );
+  if (found.length === 0) {
+    return [];
+  }
+  const wonElsewhere = new Set(
+    await selectIds(
+      ch,
+      `SELECT DISTINCT click_id AS id FROM attributions WHERE project_id = {p:String}
+      AND has({found:Array(String)}, click_id) AND NOT has({installs:Array(String)}, install_instance_id)`,
+      { ...p, found },
+    ),
+  );
+  return found.filter((id) => !wonElsewhere.has(id));
+}
+
+async function selectIds(ch: ClickHouseClient, query: string, params: Record<string, unknown>): Promise<string[]> {
+  const rs = await ch.query({ query, format: 'JSONEachRow', query_params: params });
+  return (await rs.json<{ id: string }>()).map((r) => r.id);
+}
+
 // Table names come from USER_DATA_TABLES (constants); every value is a bound parameter.
 export async function countUserRowsIn(ch: ClickHouseClient, table: string, by: KeyedBy, k: UserKeys): Promise<number> {
   const rs = await ch.query({

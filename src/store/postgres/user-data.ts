@@ -12,14 +12,20 @@ export type UserFootprint = {
   installIds: string[];
   /** Winning clicks of those installs (the click row carries the device's IP, user agent and ad id). */
   clickIds: string[];
+  /** The installs' advertising ids (gaid, idfa): every click that carried one is the device's. */
+  adIds: string[];
   payments: number;
 };
+
+type FactKeys = Pick<UserFootprint, 'installIds' | 'clickIds' | 'adIds'>;
 
 export async function findUserFootprint(sql: Sql, projectId: string, userId: string): Promise<UserFootprint> {
   const [user] = await sql<{ install_instance_id: string }[]>`
     SELECT install_instance_id FROM app_users WHERE project_id = ${projectId} AND user_id = ${userId}`;
-  const installs = await sql<{ install_instance_id: string; click_id: string | null }[]>`
-    SELECT install_instance_id, click_id FROM installs i
+  const installs = await sql<
+    { install_instance_id: string; click_id: string | null; gaid: string | null; idfa: string | null }[]
+  >`
+    SELECT install_instance_id, click_id, gaid, idfa FROM installs i
     WHERE project_id = ${projectId}
       AND (user_id = ${userId} OR (user_id IS NULL AND install_instance_id = ${user?.install_instance_id ?? null}))
       AND NOT ${registeredByOthers(sql, projectId, userId)}`;
@@ -29,21 +35,23 @@ export async function findUserFootprint(sql: Sql, projectId: string, userId: str
     hasUser: user !== undefined,
     installIds: installs.map((i) => i.install_instance_id),
     clickIds: installs.flatMap((i) => (i.click_id ? [i.click_id] : [])),
+    adIds: [...new Set(installs.flatMap((i) => [i.gaid, i.idfa].filter((a): a is string => a !== null)))],
     payments: pay?.n ?? 0,
   };
 }
 
 /**
  * Outbox / dead-letter rows of the user: the row names the user, or names no user and belongs to
- * one of the installs, or is one of the winning clicks.
+ * one of the installs, or is one of the user's clicks or a click carrying one of its ad ids.
  */
-function userFacts(sql: Sql, projectId: string, userId: string, f: Pick<UserFootprint, 'installIds' | 'clickIds'>) {
+function userFacts(sql: Sql, projectId: string, userId: string, f: FactKeys) {
   return (alias: string) => sql`
     ${sql(alias)}.project_id = ${projectId} AND (
       ${sql(alias)}.row->>'user_id' = ${userId}
       OR (coalesce(${sql(alias)}.row->>'user_id', '') = ''
         AND ${sql(alias)}.row->>'install_instance_id' = ANY(${f.installIds}::text[]))
-      OR (${sql(alias)}.fact_table = 'clicks' AND ${sql(alias)}.fact_id = ANY(${f.clickIds}::text[])))`;
+      OR (${sql(alias)}.fact_table = 'clicks' AND (${sql(alias)}.fact_id = ANY(${f.clickIds}::text[])
+        OR ${sql(alias)}.row->>'ad_id' = ANY(${f.adIds}::text[]))))`;
 }
 
 /** Batches a fact writer holds that contain the user's facts (their inserts may be running). */
@@ -51,7 +59,7 @@ export async function findClaimedUserBatches(
   sql: Sql,
   projectId: string,
   userId: string,
-  f: Pick<UserFootprint, 'installIds' | 'clickIds'>,
+  f: FactKeys,
 ): Promise<string[]> {
   const rows = await sql<{ batch_id: string }[]>`
     SELECT DISTINCT c.batch_id::text FROM fact_outbox o JOIN fact_claims c ON c.seq = o.seq
@@ -99,7 +107,7 @@ export async function deleteUserRows(
   sql: Sql,
   projectId: string,
   userId: string,
-  f: Pick<UserFootprint, 'installIds' | 'clickIds'>,
+  f: FactKeys,
 ): Promise<UserRowsDeleted> {
   const mine = userFacts(sql, projectId, userId, f);
   const outbox = await sql`DELETE FROM fact_outbox o WHERE ${mine('o')}`;
