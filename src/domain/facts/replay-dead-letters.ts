@@ -4,13 +4,17 @@
 // back to the outbox as a retry batch that is due at once, and marked replayed, in one
 // transaction. The fact writer treats such a batch like any retry: it first asks ClickHouse which
 // of its fact ids are already stored and inserts only the others (with a token derived from the
-// fact ids), so a fact replayed twice, or one that did land, is never counted twice. A row that is
-// refused again becomes a new dead letter with the new reason.
+// fact ids), so a fact replayed twice, or one that did land, is never counted twice. That check
+// cannot tell two copies of one fact within a batch apart, so a fact with two pending dead letters
+// (two writers once both refused it) is sent once, as its oldest dead letter, and its other copies
+// are marked replayed with it. A row that is refused again becomes a new dead letter with the new
+// reason.
 import type { PgDeps } from '../../deps.ts';
 import {
   countDeadLetters,
   type DeadLetter,
   lockDeadLettersForReplay,
+  markCopiesReplayed,
   markReplayed,
   maxDeadLetterId,
 } from '../../store/postgres/fact-dead-letters.ts';
@@ -47,12 +51,23 @@ function inRuns(list: DeadLetter[]): DeadLetter[][] {
   return runs;
 }
 
+/** One dead letter per fact (table, project, fact id): the oldest, as `rows` come oldest first. */
+function onePerFact(rows: DeadLetter[]): DeadLetter[] {
+  const seen = new Map<string, DeadLetter>();
+  for (const r of rows) {
+    const key = JSON.stringify([r.table, r.projectId, r.factId]);
+    seen.set(key, seen.get(key) ?? r);
+  }
+  return [...seen.values()];
+}
+
 async function replayChunk(deps: PgDeps, filter: Parameters<typeof lockDeadLettersForReplay>[1]) {
   return deps.sql.begin(async (txh) => {
     const tx = asSql(txh);
     const rows = await lockDeadLettersForReplay(tx, filter, FLUSH_BATCH_ROWS);
+    const sent = onePerFact(rows);
     const byTable = new Map<string, DeadLetter[]>();
-    for (const r of rows) {
+    for (const r of sent) {
       byTable.set(r.table, [...(byTable.get(r.table) ?? []), r]);
     }
     let batches = 0;
@@ -70,7 +85,9 @@ async function replayChunk(deps: PgDeps, filter: Parameters<typeof lockDeadLette
       tx,
       rows.map((r) => r.id),
     );
-    return { rows, batches };
+    // Copies of the sent facts outside this chunk (past its last id, or not matching --id).
+    const copies = await markCopiesReplayed(tx, sent, filter.maxId);
+    return { rows, batches, tables: [...rows.map((r) => r.table), ...copies] };
   });
 }
 
@@ -92,10 +109,10 @@ export async function replayDeadLetters(
       break;
     }
     afterId = last.id;
-    result.replayed += chunk.rows.length;
+    result.replayed += chunk.tables.length;
     result.batches += chunk.batches;
-    for (const r of chunk.rows) {
-      result.byTable[r.table] = (result.byTable[r.table] ?? 0) + 1;
+    for (const t of chunk.tables) {
+      result.byTable[t] = (result.byTable[t] ?? 0) + 1;
     }
     if (total > FLUSH_BATCH_ROWS) {
       progress(`replayed ${result.replayed} of ${total} dead letters`);

@@ -98,3 +98,26 @@ export async function maxDeadLetterId(sql: Sql): Promise<string> {
 export async function markReplayed(sql: Sql, ids: string[]): Promise<void> {
   await sql`UPDATE fact_dead_letters SET replayed_at = now() WHERE id = ANY(${ids}::bigint[])`;
 }
+
+/**
+ * Marks replayed the pending dead letters (ids up to maxId) of the same facts (table, project,
+ * fact id) as `sent`, other than those: one fact dead-lettered twice is replayed once. Answers the
+ * tables of the rows it marked. (A dead letter past maxId was refused during this replay.)
+ */
+export async function markCopiesReplayed(
+  sql: Sql,
+  sent: Pick<DeadLetter, 'id' | 'table' | 'projectId' | 'factId'>[],
+  maxId: string,
+): Promise<string[]> {
+  if (sent.length === 0) {
+    return [];
+  }
+  const rows = await sql<{ fact_table: string }[]>`
+    UPDATE fact_dead_letters d SET replayed_at = now()
+    FROM unnest(${sent.map((r) => r.table)}::text[], ${sent.map((r) => r.projectId)}::uuid[],
+      ${sent.map((r) => r.factId)}::text[]) AS k (t, p, f)
+    WHERE d.replayed_at IS NULL AND d.id <= ${maxId} AND NOT d.id = ANY(${sent.map((r) => r.id)}::bigint[])
+      AND d.fact_table = k.t AND d.project_id = k.p AND d.fact_id = k.f
+    RETURNING d.fact_table`;
+  return rows.map((r) => r.fact_table);
+}

@@ -288,6 +288,20 @@ export async function deleteBatch(sql: Sql | Tx, batchId: string): Promise<void>
   await sql.unsafe(DELETE_BATCH_SQL, [batchId]);
 }
 
+/** deleteBatch's statement, answering the seqs of the outbox rows it removed. */
+const DELETE_BATCH_RETURNING_SQL = `
+  WITH claims AS (DELETE FROM fact_claims WHERE batch_id = $1 RETURNING seq),
+  facts AS (DELETE FROM fact_outbox WHERE seq = ANY(ARRAY(SELECT seq FROM claims)) RETURNING seq),
+  batch AS (DELETE FROM fact_batches WHERE id = $1)
+  SELECT seq::text FROM facts`;
+
+/**
+ * Deletes the batch and dead-letters its refused rows, only those this writer still held: a writer
+ * that stalled past the stale-claim age may find its batch retaken and finished by another writer
+ * (which dead-lettered the same rows), or the rows deleted with their user. Dead-lettering them
+ * anyway left one fact two pending dead letters, both replayed into ClickHouse. Rows another
+ * transaction is deleting are waited for, then found gone.
+ */
 export async function deadLetter(
   sql: Sql,
   table: string,
@@ -295,11 +309,11 @@ export async function deadLetter(
   failed: { row: ClaimedRow; reason: string }[],
 ): Promise<void> {
   await sql.begin(async (tx) => {
-    for (const f of failed) {
+    const held = new Set((await tx.unsafe<{ seq: string }[]>(DELETE_BATCH_RETURNING_SQL, [batchId])).map((r) => r.seq));
+    for (const f of failed.filter((x) => held.has(x.row.seq))) {
       await tx`INSERT INTO fact_dead_letters (fact_table, fact_id, project_id, row, reason)
         VALUES (${table}, ${f.row.factId}, ${f.row.projectId}, ${f.row.json}::text::jsonb, ${f.reason.slice(0, 2000)})`;
     }
-    await deleteBatch(tx, batchId);
   });
 }
 
