@@ -46,9 +46,13 @@ const SKAN_FIELDS =
 
 const client = clientCommonDoc;
 
-const userIdValue = z
-  .union([z.string().regex(new RegExp(trimmedText(1, 256))), z.number()])
-  .meta({ description: 'your user id: trimmed, then 1 to 256 characters; a number is taken as its text' });
+/** An id sent as a JSON number: read as its text, so only within 2^53 (past it, it arrives rounded). */
+export const idNumber = z.number().min(-Number.MAX_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER);
+
+const userIdValue = z.union([z.string().regex(new RegExp(trimmedText(1, 256, { noNul: true }))), idNumber]).meta({
+  description:
+    'your user id: trimmed, then 1 to 256 characters without NUL; a number is taken as its text (a whole number past 2^53 is refused: it arrives rounded)',
+});
 
 /** name / email / phone: text (a number or boolean as its text) cut at 512 characters; "" or null is none. */
 const detail = (description: string) =>

@@ -5,28 +5,29 @@ import { z } from 'zod';
 import { PAYMENT_STATUSES, PAYMENT_TYPES } from '../domain/events/capture-payment.ts';
 import { MAX_AMOUNT } from '../lib/money.ts';
 import type { Operation, Response } from './openapi.ts';
-import { CLIENT_ERRORS } from './openapi-client.ts';
+import { CLIENT_ERRORS, idNumber } from './openapi-client.ts';
 import { envelope, messageData, removedData, v1Errors } from './openapi-responses.ts';
 import { clientCommonDoc } from './parse/client/schemas.ts';
 import { NOT_BLANK, trimmedText } from './parse/doc-patterns.ts';
 
 const client = clientCommonDoc;
 /** ids.ts optionalUserId: blank or null is none. */
-const userId = z.union([z.string().regex(new RegExp(trimmedText(0, 256))), z.number(), z.null()]).meta({
+const userId = z.union([z.string().regex(new RegExp(trimmedText(0, 256, { noNul: true }))), idNumber, z.null()]).meta({
   description:
-    'your user id, as sent to trigger: trimmed, then at most 256 characters (blank or null: none); a number is taken as its text',
+    'your user id, as sent to trigger: trimmed, then at most 256 characters without NUL (blank or null: none); a number is taken as its text (a whole number past 2^53 is refused: it arrives rounded)',
 });
 /** The server twins' user_id (readUserIdValue): required, not blank. */
-const serverUserId = z.union([z.string().regex(new RegExp(trimmedText(1, 256))), z.number()]).meta({
-  description: 'your user id, as sent to trigger: trimmed, then 1 to 256 characters; a number is taken as its text',
+const serverUserId = z.union([z.string().regex(new RegExp(trimmedText(1, 256, { noNul: true }))), idNumber]).meta({
+  description:
+    'your user id, as sent to trigger: trimmed, then 1 to 256 characters without NUL; a number is taken as its text (a whole number past 2^53 is refused: it arrives rounded)',
 });
 /** ids.ts optionalId: a string of at most `max` characters or a number (its text); "" or null: none. */
 const optionalId = (max: number, description: string) =>
   z
-    .union([z.string().max(max), z.number(), z.null()])
+    .union([z.string().max(max), idNumber, z.null()])
     .optional()
     .meta({
-      description: `${description}; at most ${max} characters, a number is taken as its text; "" or null: none`,
+      description: `${description}; at most ${max} characters, a number is taken as its text (a whole number past 2^53 is refused: it arrives rounded); "" or null: none`,
     });
 const eventFields = {
   event_name: z
@@ -157,8 +158,8 @@ export const COMMERCE_OPERATIONS: Operation[] = [
         ...client,
         push_token: z
           .string()
-          .regex(new RegExp(trimmedText(1, 4096)))
-          .meta({ description: 'trimmed, then 1 to 4096 characters' }),
+          .regex(new RegExp(trimmedText(1, 4096, { noNul: true })))
+          .meta({ description: 'trimmed, then 1 to 4096 characters without NUL' }),
       }),
       {
         '200': { description: '`Push token updated successfully`', schema: envelope(messageData()) },

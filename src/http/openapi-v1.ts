@@ -20,6 +20,7 @@ import {
   v1Op,
 } from './openapi-responses.ts';
 import { attributionResultQuerySchema } from './parse/client/schemas.ts';
+import { NOT_BLANK } from './parse/doc-patterns.ts';
 import { attributedUsersQuerySchema } from './parse/v1/attributed-users.ts';
 import { reportQuerySchema } from './parse/v1/reporting.ts';
 import { spendBodySchema } from './parse/v1/spend.ts';
@@ -27,9 +28,10 @@ import { spendBodySchema } from './parse/v1/spend.ts';
 // Documentation schemas of the connection bodies: parse/v1/connections.ts reads them field by
 // field with the domain's checks (checkMetaConnection, checkMapping), which CLI and API share.
 const metaConnectionBodySchema = z.object({
-  dataset_id: z
-    .union([z.string().regex(/^\s*\d{1,32}\s*$/), z.int().min(0)])
-    .meta({ description: 'numeric id of the Meta dataset (pixel): 1 to 32 digits (trimmed), or a whole number' }),
+  dataset_id: z.union([z.string().regex(/^\s*\d{1,32}\s*$/), z.int().min(0)]).meta({
+    description:
+      'numeric id of the Meta dataset (pixel): 1 to 32 digits (trimmed), or a whole number up to 2^53 - 1 (a longer id as a string)',
+  }),
   access_token: z
     .string()
     .regex(/^\s*[A-Za-z0-9_-]{20,1024}\s*$/)
@@ -45,10 +47,14 @@ const metaConnectionBodySchema = z.object({
     .meta({ description: 'e.g. v21.0; default META_GRAPH_VERSION' }),
   active: z.boolean().meta({ description: 'only facts recorded while the connection is active are sent' }),
 });
+// parseUserIdParam drops NUL, then wants an id: a NUL-only id is refused.
+const NOT_ONLY_NUL = '[^\\u0000]';
 const mappingSchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('event'),
-    name: z.string().max(256).regex(/\S/).meta({ description: 'an event name: 1 to 256 characters, not blank' }),
+    name: z.string().max(256).regex(new RegExp(NOT_BLANK)).meta({
+      description: 'an event name: NUL dropped (as capture-event stores names), then 1 to 256 characters, not blank',
+    }),
     to: z.enum(['AddToCart', 'ViewContent']),
   }),
   z.object({ kind: z.literal('payment'), name: z.enum(PAYMENT_TYPES), to: z.literal('Purchase') }),
@@ -95,7 +101,13 @@ export const V1_OPERATIONS: Operation[] = [
       summary:
         "Delete one user's data (GDPR): Postgres, ClickHouse raw and derived tables, caches; reports what was removed",
       tag: 'users',
-      params: z.object({ user_id: z.string().min(1).max(256).meta({ description: 'your user id' }) }),
+      params: z.object({
+        user_id: z
+          .string()
+          .max(256)
+          .regex(new RegExp(NOT_ONLY_NUL))
+          .meta({ description: 'your user id: at most 256 characters, NUL dropped (not only NUL)' }),
+      }),
       responses: {
         '200': { description: '`User data deleted successfully!`', schema: envelope(userDeletionSchema) },
         '400': '`User ID is required!`',

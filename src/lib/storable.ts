@@ -6,3 +6,20 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 export function storable(s: string): string {
   return s.replaceAll('\u0000', '').replace(LONE_SURROGATE, '\ufffd');
 }
+
+/**
+ * The first `max` characters (code points) of `s`: limits count characters, and a cut between the
+ * two UTF-16 units of an emoji would leave a lone surrogate (stored as U+FFFD).
+ */
+export function cutChars(s: string, max: number): string {
+  if (s.length <= max) {
+    return s;
+  }
+  let end = 0;
+  for (let n = 0; n < max && end < s.length; n++) {
+    const c = s.charCodeAt(end);
+    const pair = c >= 0xd800 && c <= 0xdbff && (s.charCodeAt(end + 1) & 0xfc00) === 0xdc00;
+    end += pair ? 2 : 1;
+  }
+  return s.slice(0, end);
+}

@@ -66,8 +66,10 @@ describe('cleanText', () => {
     expect(cleanText('ok \ud83d\ude00')).toBe('ok \ud83d\ude00');
   });
 
-  it('when a cap cuts a surrogate pair in half, then the half is replaced, never stored alone', () => {
-    expect(cleanText(`${'a'.repeat(511)}\ud83d\ude00`)).toBe(`${'a'.repeat(511)}\ufffd`);
+  it('when the cap falls on an emoji, then it counts characters: the emoji is kept whole or left out, never halved', () => {
+    expect(cleanText(`${'a'.repeat(511)}\ud83d\ude00`)).toBe(`${'a'.repeat(511)}\ud83d\ude00`);
+    expect(cleanText(`${'a'.repeat(512)}\ud83d\ude00`)).toBe('a'.repeat(512));
+    expect(cleanText(`${'a'.repeat(10)}\ud83d`)).toBe(`${'a'.repeat(10)}\ufffd`);
     expect(cleanText('x'.repeat(600))).toHaveLength(512);
   });
 });

@@ -10,8 +10,9 @@
 // Input from devices is untrusted: anything malformed, or sealed with another key, is no claim.
 import { createDecipheriv } from 'node:crypto';
 import type { Deps } from '../../deps.ts';
+import { parseJsonKeepingDigits } from '../../lib/json-numbers.ts';
 import { decryptSecret, loadSecretsKey } from '../../lib/secrets.ts';
-import { storable } from '../../lib/storable.ts';
+import { cutChars, storable } from '../../lib/storable.ts';
 import { findCampaignByNetworkCampaignId } from '../../store/postgres/network-campaigns.ts';
 import { findMetaReferrerKeyEnc } from '../../store/postgres/project-secrets.ts';
 import { metaReferrerKeyContext } from '../projects/set-meta-referrer-key.ts';
@@ -41,7 +42,8 @@ function asObject(v: unknown): Obj | null {
   let value = v;
   if (typeof v === 'string') {
     try {
-      value = JSON.parse(v);
+      // Meta's ids are 17 to 18 digits: sent as numbers, JSON.parse would round them.
+      value = parseJsonKeepingDigits(v);
     } catch {
       return null;
     }
@@ -59,7 +61,7 @@ function referrerFields(v: unknown): Obj | null {
 }
 
 const text = (v: unknown, max = 256): string =>
-  typeof v === 'string' ? v.trim().slice(0, max) : typeof v === 'number' && Number.isFinite(v) ? String(v) : '';
+  typeof v === 'string' ? cutChars(v.trim(), max) : typeof v === 'number' && Number.isFinite(v) ? String(v) : '';
 
 function secondsToMs(v: unknown): number | null {
   const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : Number.NaN;

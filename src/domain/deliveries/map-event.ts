@@ -1,6 +1,8 @@
 // Maps a project's event name to AddToCart or ViewContent, or a payment type to Purchase (spec:
 // "Commerce events forwarded to the ad-network dataset"). Re-mapping a name replaces its target.
 import type { PgDeps } from '../../deps.ts';
+import { storable } from '../../lib/storable.ts';
+import { charLength } from '../../lib/validate.ts';
 import { type SourceKind, upsertEventMapping } from '../../store/postgres/connections.ts';
 import { PAYMENT_TYPES } from '../events/capture-payment.ts';
 import { InputError } from '../projects/input-error.ts';
@@ -12,7 +14,10 @@ export function checkMapping(m: MappingInput): string | undefined {
   if (m.kind !== 'event' && m.kind !== 'payment') {
     return "kind must be 'event' or 'payment'";
   }
-  if (m.name.trim() === '' || m.name.length > 256) {
+  // Names are read as capture-event stores them (NUL dropped, a lone surrogate as U+FFFD), so a
+  // mapping matches the stored name and Postgres never sees a NUL.
+  const name = storable(m.name);
+  if (name.trim() === '' || charLength(name) > 256) {
     return 'name must be 1 to 256 characters';
   }
   if (m.kind === 'event' && m.to !== 'AddToCart' && m.to !== 'ViewContent') {
@@ -33,6 +38,7 @@ export async function mapEvent(deps: Pick<PgDeps, 'sql'>, projectId: string, m: 
     throw new InputError(problem);
   }
   await requireProject(deps, projectId);
-  await upsertEventMapping(deps.sql, { projectId, kind: m.kind, name: m.name, standardEvent: m.to });
-  return m;
+  const name = storable(m.name);
+  await upsertEventMapping(deps.sql, { projectId, kind: m.kind, name, standardEvent: m.to });
+  return { ...m, name };
 }

@@ -2,6 +2,8 @@
 // (real-clients.md §5): Android's gaid / device_id / install_ref (+ Play timestamps) /
 // meta_install_ref, iOS's idfa / idfv / adservices_attribution_token. Ids are lower-cased so the
 // same device never becomes two; all-zero advertising ids (tracking limited) count as absent.
+import { cutChars } from '../../lib/storable.ts';
+
 export type DeviceSignals = {
   gaid: string | null;
   idfa: string | null;
@@ -18,7 +20,7 @@ export type DeviceSignals = {
   appleAdsToken: string | null;
 };
 
-const str = (v: unknown, max = 512): string => (typeof v === 'string' ? v.trim().slice(0, max) : '');
+const str = (v: unknown, max = 512): string => (typeof v === 'string' ? cutChars(v.trim(), max) : '');
 
 function adId(v: unknown): string | null {
   const s = str(v, 64).toLowerCase();

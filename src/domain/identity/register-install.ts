@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { Deps } from '../../deps.ts';
 import { newTimeId } from '../../lib/ids.ts';
+import { cutChars } from '../../lib/storable.ts';
 import { formatChTime, localDay } from '../../lib/time.ts';
 import { enqueueAttributionOrHold } from '../../queue/enqueue.ts';
 import { insertOutboxRows } from '../../store/postgres/fact-outbox.ts';
@@ -54,7 +55,7 @@ export async function registerInstall(
       idfv: signals.idfv,
       androidId: signals.androidId,
       ip: ctx.ip,
-      userAgent: signals.userAgent || ctx.userAgent.slice(0, 1024),
+      userAgent: signals.userAgent || cutChars(ctx.userAgent, 1024),
       os: signals.os,
       osVersion: signals.osVersion,
       deviceModel: signals.deviceModel,

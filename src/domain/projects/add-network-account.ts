@@ -1,5 +1,6 @@
 // Adds an ad-network account (network code, name, email, status) to a project.
 import type { PgDeps } from '../../deps.ts';
+import { charLength } from '../../lib/validate.ts';
 import { insertNetworkAccount, type NetworkAccount } from '../../store/postgres/network-accounts.ts';
 import { normalizeNetworkCode } from '../campaigns/campaign.ts';
 import { InputError } from './input-error.ts';
@@ -18,7 +19,7 @@ export async function addNetworkAccount(
     throw new InputError(`--network '${input.network}' must be a network code such as META, GOOGLE or TIKTOK`);
   }
   const name = input.name.trim();
-  if (name === '' || name.length > 200) {
+  if (name === '' || charLength(name) > 200) {
     throw new InputError('--name must be 1 to 200 characters');
   }
   const status = (input.status ?? 'ACTIVE').toUpperCase();

@@ -1,7 +1,7 @@
 // Adds a store listing (Play custom listing or App Store custom product page) to a project.
 import type { PgDeps } from '../../deps.ts';
 import { randomCode } from '../../lib/ids.ts';
-import { isSafeWebUrl } from '../../lib/validate.ts';
+import { charLength, isSafeWebUrl } from '../../lib/validate.ts';
 import { insertStoreListing, type Platform, type StoreListing } from '../../store/postgres/store-listings.ts';
 import { InputError } from './input-error.ts';
 import { requireProject } from './require-project.ts';
@@ -17,7 +17,7 @@ export async function addStoreListing(
     throw new InputError(`--platform '${input.platform}' must be IOS or ANDROID`);
   }
   const name = input.name.trim();
-  if (name === '' || name.length > 200) {
+  if (name === '' || charLength(name) > 200) {
     throw new InputError('--name must be 1 to 200 characters');
   }
   if (!isSafeWebUrl(input.url)) {

@@ -2,7 +2,7 @@
 // SHA-256 is stored.
 import type { PgDeps } from '../../deps.ts';
 import { hashKey, newProjectToken, newServerKey } from '../../lib/ids.ts';
-import { isSafeWebUrl, isValidCurrency, isValidTimeZone } from '../../lib/validate.ts';
+import { charLength, isSafeWebUrl, isValidCurrency, isValidTimeZone } from '../../lib/validate.ts';
 import { asSql, type Sql } from '../../store/postgres/pool.ts';
 import { insertProject, insertServerKey, type Project } from '../../store/postgres/projects.ts';
 import { InputError } from './input-error.ts';
@@ -22,7 +22,7 @@ export async function createProjectIn(
   input: CreateProjectInput,
 ): Promise<{ project: Project; serverKey: string }> {
   const name = input.name.trim();
-  if (name === '' || name.length > 200) {
+  if (name === '' || charLength(name) > 200) {
     throw new InputError('--name must be 1 to 200 characters');
   }
   const timezone = input.timezone ?? 'UTC';

@@ -3,6 +3,7 @@
 // API), so it is read in one place with one set of reasons. A bad row is rejected with a reason;
 // the rest of its batch still goes through.
 import { decimalFromNumber, MAX_AMOUNT, withinMaxAmount } from '../../lib/money.ts';
+import { charLength } from '../../lib/validate.ts';
 import { normalizeNetworkCode } from '../campaigns/campaign.ts';
 
 /** One spend row before validation (PUT /api/v1/spend `rows[]`, a CSV line, a puller's row). */
@@ -50,7 +51,8 @@ export const SPEND_REASON = {
   notObject: 'row must be an object',
   day: 'day must be a date YYYY-MM-DD',
   displayId: `campaign_display_id must be a non-empty string of at most ${ID_MAX} characters`,
-  campaignNotFound: (id: string) => `campaign '${id.slice(0, 100)}' not found in this project`,
+  // Cut by characters: a cut inside an emoji would answer a lone surrogate.
+  campaignNotFound: (id: string) => `campaign '${Array.from(id).slice(0, 100).join('')}' not found in this project`,
   id: (field: string) => `${field} must be a string of at most ${ID_MAX} characters`,
   name: (field: string) => `${field} must be a string of at most ${NAME_MAX} characters`,
   network: 'network must be a code of letters, digits, spaces or underscores (at most 64)',
@@ -73,7 +75,7 @@ function text(v: unknown, max: number, reason: string): string {
   if (v === undefined || v === null) {
     return '';
   }
-  if (typeof v !== 'string' || v.length > max || v.includes('\0')) {
+  if (typeof v !== 'string' || charLength(v) > max || v.includes('\0')) {
     throw new RowError(reason);
   }
   return v.trim();

@@ -352,6 +352,24 @@ describe('Meta install referrer', () => {
     });
   });
 
+  it('when the plaintext gives its 17-digit ids as JSON numbers, then they keep every digit (no rounding to another campaign)', async () => {
+    const p = await projectWithKey();
+    const campaign = await mappedCampaign(p, 'META', '23850000000000003');
+    // Rounded as doubles, ...003 and ...001 would read as 23850000000000004 and ...000000.
+    const numeric = JSON.stringify(META_PLAINTEXT)
+      .replace('"23850000000000003"', '23850000000000003')
+      .replace('"23850000000000001"', '23850000000000001');
+    const iid = await androidInit(p, metaInstallRef(sealMeta(numeric, appKey), 1));
+
+    const decision = await attribute(h(), p, iid);
+
+    expect(decision).toMatchObject({
+      method: 'meta_referrer',
+      campaignId: campaign.id,
+      creativeId: '23850000000000001',
+    });
+  });
+
   it("when is_ct is 0 and the campaign's meta_campaign_id matches, then the touch is a view", async () => {
     const p = await projectWithKey();
     const c = await createCampaign(h().deps, p.project, { name: 'Meta view', adNetwork: 'META' });

@@ -1,7 +1,7 @@
 // Fields every client body shares, read tolerantly (real-clients.md §1, §8): install ids are
 // any non-empty string (iOS sends 20 characters, not a UUID; UUIDs are lower-cased so one install
 // never becomes two), platform may be missing or a legacy value, device_data is capped.
-import { storable } from '../../../lib/storable.ts';
+import { cutChars, storable } from '../../../lib/storable.ts';
 import { charLength } from '../../../lib/validate.ts';
 import { ApiError } from '../../errors.ts';
 import { MSG } from '../../messages.ts';
@@ -26,7 +26,7 @@ export function readInstallId(b: ClientBody): string {
 /** IOS / ANDROID upper-cased; legacy or unknown values are kept as sent (capped); absent is ''. */
 export function readPlatform(b: ClientBody): string {
   const v = b.platform;
-  return typeof v === 'string' ? storable(v.trim().toUpperCase().slice(0, 32)) : '';
+  return typeof v === 'string' ? storable(cutChars(v.trim().toUpperCase(), 32)) : '';
 }
 
 export function optionalString(b: ClientBody, key: string, max = 512): string | null {
@@ -40,17 +40,17 @@ export function optionalString(b: ClientBody, key: string, max = 512): string | 
   if (typeof v !== 'string') {
     throw new ApiError(400, MSG.fieldMustBeString(key));
   }
-  return storable(v.slice(0, max));
+  return storable(cutChars(v, max));
 }
 
 const MAX_KEYS = 300;
 const MAX_DEPTH = 10;
 const MAX_STRING = 4096;
 
-/** Copies a JSON object keeping at most 300 keys per level, 10 levels and 4 KiB per string. */
+/** Copies a JSON object keeping at most 300 keys per level, 10 levels and 4096 characters per string. */
 export function capObject(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') {
-    return storable(value.slice(0, MAX_STRING));
+    return storable(cutChars(value, MAX_STRING));
   }
   if (value === null || typeof value !== 'object') {
     return typeof value === 'number' && !Number.isFinite(value) ? null : value;

@@ -1,7 +1,9 @@
 // Caller-chosen ids on event and payment bodies. Strings are kept as sent (only NUL and lone
 // surrogates are made storable); a number is its JSON text (RN stringifies numeric event ids
-// anyway); "" and null mean "no id" (RN and Android send "" for a missing payment_id, real-clients
+// anyway), and one past 2^53 is refused (it arrives rounded, so two ids would merge); "" and null
+// mean "no id" (RN and Android send "" for a missing payment_id, real-clients
 // §4.6/§4.7). Anything longer than the cap is refused rather than cut, so two ids never merge.
+import { idTextOfNumber } from '../../../lib/json-numbers.ts';
 import { charLength } from '../../../lib/validate.ts';
 import { ApiError } from '../../errors.ts';
 import { MSG } from '../../messages.ts';
@@ -13,8 +15,12 @@ export function optionalId(b: ClientBody, key: string, max: number, message: str
   if (v === undefined || v === null || v === '') {
     return null;
   }
-  if (typeof v === 'number' && Number.isFinite(v)) {
-    return String(v);
+  if (typeof v === 'number') {
+    const id = idTextOfNumber(v);
+    if (id === undefined) {
+      throw new ApiError(400, message);
+    }
+    return id;
   }
   if (typeof v !== 'string' || charLength(v) > max) {
     throw new ApiError(400, message);

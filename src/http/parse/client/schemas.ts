@@ -56,8 +56,8 @@ export const handleDeeplinkBodySchema = z.looseObject({
   ...common,
   deeplink_url: z
     .string()
-    .regex(new RegExp(trimmedText(1, 4096)))
-    .meta({ description: 'the URL the app was opened with; trimmed, then 1 to 4096 characters' }),
+    .regex(new RegExp(trimmedText(1, 4096, { noNul: true })))
+    .meta({ description: 'the URL the app was opened with; trimmed, then 1 to 4096 characters without NUL' }),
   device_data: deviceData.optional(),
   meta_install_referrer: z.looseObject({}).optional(),
 });

@@ -2,6 +2,8 @@
 // name / email / phone (SHA-256 hex when the app hashes PII), the first-time flag and created-at
 // (inside user_data on real SDKs), third-party ids, and whatever else the app adds. Everything but
 // id / name / email / phone is kept as sent (capped) and passed back by attributed-users.
+import { idTextOfNumber } from '../../../lib/json-numbers.ts';
+import { cutChars } from '../../../lib/storable.ts';
 import { charLength } from '../../../lib/validate.ts';
 import { ApiError } from '../../errors.ts';
 import { MSG } from '../../messages.ts';
@@ -29,9 +31,12 @@ export function readUserDataObject(b: ClientBody): ClientBody {
   return v as ClientBody;
 }
 
-/** A caller user id: a non-empty string (trimmed) or a finite number (as its string); else undefined. */
+/**
+ * A caller user id: a non-empty string (trimmed) or a number (as its text; not one past 2^53, which
+ * arrives rounded and would merge two users); else undefined.
+ */
 export function readUserIdValue(v: unknown): string | undefined {
-  const s = typeof v === 'number' && Number.isFinite(v) ? String(v) : typeof v === 'string' ? storable(v.trim()) : '';
+  const s = typeof v === 'number' ? (idTextOfNumber(v) ?? '') : typeof v === 'string' ? storable(v.trim()) : '';
   return s !== '' && charLength(s) <= MAX_USER_ID ? s : undefined;
 }
 
@@ -75,6 +80,6 @@ export function readUserData(u: ClientBody): UserDataFields {
     extras,
     isFirstTimeUser: readFlag(u.is_first_time_user),
     userCreatedAt:
-      typeof createdAt === 'string' || typeof createdAt === 'number' ? storable(String(createdAt).slice(0, 64)) : null,
+      typeof createdAt === 'string' || typeof createdAt === 'number' ? storable(cutChars(String(createdAt), 64)) : null,
   };
 }

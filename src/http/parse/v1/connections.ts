@@ -2,6 +2,7 @@
 // the domain's (checkMetaConnection, checkMapping), so the CLI and the API refuse the same input.
 import { checkMapping, type MappingInput } from '../../../domain/deliveries/map-event.ts';
 import { checkMetaConnection, type MetaConnectionInput } from '../../../domain/deliveries/set-meta-connection.ts';
+import { idTextOfNumber } from '../../../lib/json-numbers.ts';
 import type { SourceKind } from '../../../store/postgres/connections.ts';
 import { ApiError } from '../../errors.ts';
 import { MSG } from '../../messages.ts';
@@ -11,7 +12,8 @@ const MAX_MAPPINGS = 100;
 
 export function parseMetaConnection(body: unknown): MetaConnectionInput {
   const b = asRecord(body);
-  const datasetId = typeof b.dataset_id === 'number' ? String(b.dataset_id) : b.dataset_id;
+  // A number past 2^53 arrives rounded: it would name another dataset (checked as no digits: '').
+  const datasetId = typeof b.dataset_id === 'number' ? (idTextOfNumber(b.dataset_id) ?? '') : b.dataset_id;
   if (typeof datasetId !== 'string' || typeof b.access_token !== 'string') {
     throw new ApiError(400, MSG.connectionInvalid('dataset_id and access_token are required strings'));
   }

@@ -14,6 +14,7 @@ import {
   type SortField,
   type SortOrder,
 } from '../../../domain/reporting/report-input.ts';
+import { charLength } from '../../../lib/validate.ts';
 import { ApiError } from '../../errors.ts';
 import { MSG } from '../../messages.ts';
 import { queryValue } from '../common.ts';
@@ -163,7 +164,7 @@ function readList(query: unknown, key: string): string[] | null {
   if (kept.length > EVENT_LIST_MAX_NAMES) {
     throw new ApiError(400, MSG.tooManyEventNames(key, EVENT_LIST_MAX_NAMES));
   }
-  const usable = kept.filter((s) => s.length <= EVENT_NAME_MAX_CHARS && !s.includes('\0'));
+  const usable = kept.filter((s) => charLength(s) <= EVENT_NAME_MAX_CHARS && !s.includes('\0'));
   // A list that names nothing (`events=` or `events=,,,`) is the same as no list.
   return kept.length === 0 ? null : usable;
 }
@@ -195,7 +196,7 @@ function readSearch(query: unknown): string | null {
   if (raw === undefined) {
     return null;
   }
-  if (raw.length > SEARCH_MAX_CHARS) {
+  if (charLength(raw) > SEARCH_MAX_CHARS) {
     throw new ApiError(400, MSG.searchTooLong(SEARCH_MAX_CHARS));
   }
   return raw;

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../../deps.ts';
 import { handleDeeplink } from '../../../domain/identity/handle-deeplink.ts';
 import { readSkanValues } from '../../../domain/skan/read-skan-values.ts';
+import { charLength } from '../../../lib/validate.ts';
 import { projectToken } from '../../auth/project-token.ts';
 import { projectOf } from '../../auth/service-key.ts';
 import { ApiError } from '../../errors.ts';
@@ -19,7 +20,7 @@ export function registerHandleDeeplinkRoute(app: FastifyInstance, deps: Deps): v
     const b = asRecord(req.body);
     const installInstanceId = readInstallId(b);
     const url = typeof b.deeplink_url === 'string' ? storable(b.deeplink_url.trim()) : '';
-    if (url === '' || url.length > MAX_URL) {
+    if (url === '' || charLength(url) > MAX_URL) {
       throw new ApiError(400, MSG.deeplinkUrlRequired);
     }
     const answer = await handleDeeplink(deps, projectOf(req), { installInstanceId, deeplinkUrl: url });

@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../../deps.ts';
 import { getAttributionResult } from '../../../domain/attribution/get-attribution-result.ts';
+import { charLength } from '../../../lib/validate.ts';
 import { DATA_AUTH, projectOf, serviceKey } from '../../auth/service-key.ts';
 import { ApiError } from '../../errors.ts';
 import { MSG } from '../../messages.ts';
@@ -12,7 +13,7 @@ function single(query: unknown, key: string): string | undefined {
   const v = queryValue(query, key);
   const s = Array.isArray(v) ? v[0] : v;
   const t = s?.trim();
-  return t && t.length <= 256 && !t.includes('\u0000') ? t : undefined;
+  return t && charLength(t) <= 256 && !t.includes('\u0000') ? t : undefined;
 }
 
 export function registerAttributionResultRoute(app: FastifyInstance, deps: Deps): void {

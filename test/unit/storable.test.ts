@@ -1,0 +1,23 @@
+// Text as Postgres can store it (src/lib/storable.ts): NUL dropped, a lone surrogate made U+FFFD,
+// and cuts counted in characters (code points) that never split an emoji into a lone surrogate.
+import { describe, expect, it } from 'vitest';
+import { cutChars, storable } from '../../src/lib/storable.ts';
+
+describe('storable', () => {
+  it('when text holds NUL or a lone surrogate, then NUL is dropped and the surrogate becomes U+FFFD; pairs stay', () => {
+    expect(storable('a\u0000b\ud83d\ude00c\ud83dd\ude00')).toBe('ab\ud83d\ude00c\ufffdd\ufffd');
+  });
+});
+
+describe('cutChars', () => {
+  it('when text is longer than the limit, then it keeps that many characters, an emoji counting one', () => {
+    const emoji = '\ud83d\ude00';
+    expect(cutChars(emoji.repeat(5), 3)).toBe(emoji.repeat(3));
+    expect(cutChars(`ab${emoji}cd`, 3)).toBe(`ab${emoji}`);
+    expect(cutChars('abcdef', 4)).toBe('abcd');
+    expect(cutChars('abc', 5)).toBe('abc');
+    expect(cutChars('', 0)).toBe('');
+    // A lone high surrogate is one character, as charLength counts it.
+    expect(cutChars('\ud83dxyz', 2)).toBe('\ud83dx');
+  });
+});
