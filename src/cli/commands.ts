@@ -9,7 +9,7 @@ import { setMetaReferrerKey } from '../domain/projects/set-meta-referrer-key.ts'
 import { setSigningEnforcement } from '../domain/projects/set-signing-enforcement.ts';
 import { setWellKnown } from '../domain/projects/set-well-known.ts';
 import { listProjects, type Project } from '../store/postgres/projects.ts';
-import { opt, PROJECT, str } from './command-kit.ts';
+import { opt, PROJECT, str, wholeNumberFlag } from './command-kit.ts';
 import { DELIVERY_COMMANDS } from './delivery-commands.ts';
 import { FACT_COMMANDS } from './fact-commands.ts';
 import type { FlagSpec, Flags } from './flags.ts';
@@ -19,7 +19,8 @@ import { SPEND_COMMANDS } from './spend-commands.ts';
 import { table } from './table.ts';
 import { UNINSTALL_COMMANDS } from './uninstall-commands.ts';
 
-export type CommandResult = { json: unknown; text: string };
+/** `warning` goes to stderr, with --json too (a list cut at its limit): stdout stays the result. */
+export type CommandResult = { json: unknown; text: string; warning?: string };
 export type CommandSpec = {
   path: string[];
   summary: string;
@@ -201,7 +202,6 @@ COMMANDS.push({
     disable: { type: 'string', description: 'comma list of methods to disable' },
   },
   run: async (deps, f) => {
-    const num = (k: string) => (typeof f[k] === 'string' ? Number(f[k]) : undefined);
     const methods: Record<string, boolean> = {};
     for (const [flag, on] of [
       ['enable', true],
@@ -216,11 +216,11 @@ COMMANDS.push({
     }
     const patch = Object.fromEntries(
       Object.entries({
-        click_lookback_hours: num('click-lookback-hours'),
-        fingerprint_window_hours: num('fingerprint-window-hours'),
-        reattribution_window_days: num('reattribution-window-days'),
-        reengagement_inactivity_days: num('reengagement-inactivity-days'),
-        suspicious_ctit_seconds: num('suspicious-ctit-seconds'),
+        click_lookback_hours: wholeNumberFlag(f, 'click-lookback-hours'),
+        fingerprint_window_hours: wholeNumberFlag(f, 'fingerprint-window-hours'),
+        reattribution_window_days: wholeNumberFlag(f, 'reattribution-window-days'),
+        reengagement_inactivity_days: wholeNumberFlag(f, 'reengagement-inactivity-days'),
+        suspicious_ctit_seconds: wholeNumberFlag(f, 'suspicious-ctit-seconds'),
       }).filter(([, v]) => v !== undefined),
     );
     const settings = await setAttributionSettings(deps, str(f, 'project'), { ...patch, methods });

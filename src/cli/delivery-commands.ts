@@ -6,10 +6,11 @@ import { catalogMatchRate } from '../domain/deliveries/catalog-match-rate.ts';
 import { importCatalog } from '../domain/deliveries/import-catalog.ts';
 import { mapEvent } from '../domain/deliveries/map-event.ts';
 import { replayDeadDeliveries } from '../domain/deliveries/replay-dead-deliveries.ts';
-import { setMetaConnection } from '../domain/deliveries/set-meta-connection.ts';
+import { checkMetaConnection, setMetaConnection } from '../domain/deliveries/set-meta-connection.ts';
+import { positiveIntFlag } from '../domain/facts/fact-flags.ts';
 import { InputError } from '../domain/projects/input-error.ts';
 import { requireProject } from '../domain/projects/require-project.ts';
-import type { SourceKind } from '../store/postgres/connections.ts';
+import { findActiveWebhooks, type SourceKind } from '../store/postgres/connections.ts';
 import { listDeadDeliveries } from '../store/postgres/deliveries.ts';
 import type { CommandSpec } from './commands.ts';
 import type { Flags } from './flags.ts';
@@ -24,13 +25,20 @@ async function optionalProject(deps: Parameters<typeof requireProject>[0], id: s
 const str = (f: Flags, k: string): string => String(f[k] ?? '');
 const opt = (f: Flags, k: string): string | undefined => (typeof f[k] === 'string' ? (f[k] as string) : undefined);
 
+/** true or false in any case, as set-signing and set-billing read theirs. */
 function bool(f: Flags, k: string): boolean {
-  const v = str(f, k);
+  const v = str(f, k).trim().toLowerCase();
   if (v !== 'true' && v !== 'false') {
-    throw new InputError(`--${k} must be true or false`);
+    throw new InputError(`--${k} '${str(f, k)}' must be true or false`);
   }
   return v === 'true';
 }
+
+/** The domain's rule text (shared with the HTTP API: `dataset_id must …`) in flag terms. */
+const asFlags = (problem: string) =>
+  problem.replace(/^(dataset_id|access_token|graph_version)\b/, (m) => `--${m.replaceAll('_', '-')}`);
+
+const DEAD_LETTERS_LIMIT = 1000;
 
 export const DELIVERY_COMMANDS: CommandSpec[] = [
   {
@@ -49,12 +57,18 @@ export const DELIVERY_COMMANDS: CommandSpec[] = [
       active: { type: 'string', required: true, description: 'true or false' },
     },
     run: async (deps, f) => {
-      const c = await setMetaConnection({ ...deps, now: Date.now }, str(f, 'project'), {
-        datasetId: str(f, 'dataset-id'),
-        accessToken: str(f, 'access-token'),
+      // Trimmed as PUT /api/v1/connections/meta trims them: a token pasted with its newline.
+      const input = {
+        datasetId: str(f, 'dataset-id').trim(),
+        accessToken: str(f, 'access-token').trim(),
         graphVersion: opt(f, 'graph-version') ?? null,
         active: bool(f, 'active'),
-      });
+      };
+      const problem = checkMetaConnection(input);
+      if (problem) {
+        throw new InputError(asFlags(problem));
+      }
+      const c = await setMetaConnection({ ...deps, now: Date.now }, str(f, 'project'), input);
       const json = {
         project_id: str(f, 'project'),
         dataset_id: c.datasetId,
@@ -99,10 +113,17 @@ export const DELIVERY_COMMANDS: CommandSpec[] = [
     },
     run: async (deps, f) => {
       const events = (opt(f, 'events') ?? 'install,signup').split(',').map((e) => e.trim());
+      const before = await findActiveWebhooks(deps.sql, (await requireProject(deps, str(f, 'project'))).id);
       const w = await addWebhook(deps, str(f, 'project'), { url: str(f, 'url'), events });
+      // The same URL again updates its row with a new secret: receivers checking the old one
+      // refuse every notification from now on.
+      const replaced = before.some((b) => b.id === w.id);
+      const note = replaced
+        ? `\nthis URL was already added: its earlier signing secret stops working now; give the receiver this one`
+        : '';
       return {
-        json: { id: w.id, url: w.url, events: w.events, secret: w.secret },
-        text: `webhook ${w.id} → ${w.url} (${w.events.join(', ')})\nsigning secret (shown once): ${w.secret}`,
+        json: { id: w.id, url: w.url, events: w.events, secret: w.secret, replaced_secret: replaced },
+        text: `webhook ${w.id} → ${w.url} (${w.events.join(', ')})\nsigning secret (shown once): ${w.secret}${note}`,
       };
     },
   },
@@ -110,10 +131,20 @@ export const DELIVERY_COMMANDS: CommandSpec[] = [
     path: ['deliveries', 'dead-letters'],
     summary: 'list deliveries that failed for good (dead) or broke the field rules (invalid), with the reason',
     needs: 'postgres',
-    flags: { ...OPTIONAL_PROJECT },
+    flags: {
+      ...OPTIONAL_PROJECT,
+      limit: { type: 'string', description: `rows to list (default ${DEAD_LETTERS_LIMIT}), oldest first` },
+    },
     run: async (deps, f) => {
+      const limit = positiveIntFlag('limit', opt(f, 'limit'), 1_000_000) ?? DEAD_LETTERS_LIMIT;
       const project = await optionalProject(deps, opt(f, 'project'));
-      const list = await listDeadDeliveries(deps.sql, project);
+      // One row past the limit says whether the list was cut.
+      const rows = await listDeadDeliveries(deps.sql, project, limit + 1);
+      const list = rows.slice(0, limit);
+      const cut =
+        rows.length > limit
+          ? `only the first ${limit} dead letters are listed; --limit <n> lists more${project ? '' : ', --project narrows'}`
+          : undefined;
       const json = list.map((d) => ({
         id: d.id,
         project_id: d.projectId,
@@ -124,7 +155,7 @@ export const DELIVERY_COMMANDS: CommandSpec[] = [
         reason: d.reason,
       }));
       const lines = list.map((d) => `${d.id} ${d.destination} ${d.eventKey} ${d.status}: ${d.reason ?? ''}`);
-      return { json, text: lines.length > 0 ? lines.join('\n') : 'no dead letters' };
+      return { json, text: lines.length > 0 ? lines.join('\n') : 'no dead letters', warning: cut };
     },
   },
   {
@@ -142,7 +173,7 @@ export const DELIVERY_COMMANDS: CommandSpec[] = [
       }
       const projectId = await optionalProject(deps, opt(f, 'project'));
       const r = await replayDeadDeliveries({ sql: deps.sql, now: Date.now }, { projectId, ids });
-      return { json: r, text: `requeued dead deliveries of ${r.destinations} destination(s)` };
+      return { json: r, text: `requeued ${r.deliveries} dead deliveries of ${r.destinations} destination(s)` };
     },
   },
   {

@@ -76,6 +76,9 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
       io.bar?.('\n');
     }
     io.out(flags.json ? JSON.stringify(result.json) : result.text);
+    if (result.warning) {
+      io.err(`warning: ${result.warning}`);
+    }
     return 0;
   } catch (err) {
     if (err instanceof InputError || err instanceof ConfigError) {

@@ -1,16 +1,45 @@
 // Small checks shared by the CLI and the domain: IANA zones, ISO currencies, host names, URLs.
+import { domainToASCII } from 'node:url';
+
 const currencies = new Set(Intl.supportedValuesOf('currency'));
 
 // IANA names: components start with a capital letter ('America/Port-au-Prince', 'Etc/GMT+5').
 const TZ_SHAPE = /^[A-Z][A-Za-z0-9_+-]*(?:\/[A-Z][A-Za-z0-9_+-]*)*$/;
 
+// IANA's zone names and links without a '/' (tzdata 2025). ICU also resolves its own legacy ids
+// (IST, PST, JST, AET, CTT, ...) that IANA never had: IST is India's, Israel's or Ireland's time,
+// and ClickHouse, where every fact carries project_tz, answers "Cannot load time zone IST". Each
+// name here loads in the embedded ClickHouse (toTimeZone(now(), name)).
+const IANA_SLASHLESS = (
+  'UTC GMT EST MST HST EST5EDT CST6CDT MST7MDT PST8PDT CET MET EET WET UCT Universal Zulu Greenwich GMT0 GMT+0 GMT-0 ' +
+  'Cuba Egypt Eire GB GB-Eire Hongkong Iceland Iran Israel Jamaica Japan Kwajalein Libya NZ NZ-CHAT Navajo PRC ' +
+  'Poland Portugal ROC ROK Singapore Turkey W-SU'
+).split(' ');
+const SLASHLESS_EXACT = new Set(IANA_SLASHLESS);
+const SLASHLESS_ANY_CASE = new Set(IANA_SLASHLESS.map((n) => n.toLowerCase()));
+// Ids with a '/' that ICU still resolves but IANA dropped (SystemV/* and US/Pacific-New in 2020b,
+// Canada/East-Saskatchewan in 2017c): ClickHouse cannot load them either.
+const DROPPED_FROM_IANA = /^(?:SystemV\/|US\/Pacific-New$|Canada\/East-Saskatchewan$)/i;
+
+/**
+ * Whether `tz` can be an IANA zone name or link (whether the runtime knows it is Intl's to say).
+ * `anyCase` is for a zone read only by Intl, which matches names case-insensitively.
+ */
+export function isIanaZoneName(tz: string, anyCase = false): boolean {
+  if (tz.includes('/')) {
+    return !DROPPED_FROM_IANA.test(tz);
+  }
+  return anyCase ? SLASHLESS_ANY_CASE.has(tz.toLowerCase()) : SLASHLESS_EXACT.has(tz);
+}
+
 export function isValidTimeZone(tz: string): boolean {
-  if (tz.length > 64 || !TZ_SHAPE.test(tz)) {
+  if (tz.length > 64 || !TZ_SHAPE.test(tz) || !isIanaZoneName(tz)) {
     return false;
   }
   try {
     // Intl matches names case-insensitively, ClickHouse does not ('utc' fails every report query):
-    // refuse a case variant of the canonical name.
+    // refuse a case variant of the canonical name. (A link's case variant, 'US/EASTERN', still
+    // passes: Intl never says how a link is spelled.)
     const canonical = new Intl.DateTimeFormat('en-US', { timeZone: tz }).resolvedOptions().timeZone;
     return canonical === tz || canonical.toLowerCase() !== tz.toLowerCase();
   } catch {
@@ -42,10 +71,21 @@ export function isValidCurrency(code: string): boolean {
   return /^[A-Z]{3}$/.test(code) && currencies.has(code);
 }
 
-const HOST_RE = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$|^localhost$/;
+// The last label is letters, or an internationalised TLD's punycode (рф: xn--p1ai).
+const HOST_RE =
+  /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:[a-z]{2,63}|xn--[a-z0-9-]{0,57}[a-z0-9])$|^localhost$/;
 
+/**
+ * The host as a browser sends it in Host, or undefined. An internationalised name (bücher.example)
+ * becomes its punycode form (xn--bcher-kva.example), as the URL parser makes a store URL's host.
+ */
 export function normalizeDomain(name: string): string | undefined {
-  const host = name.trim().toLowerCase().replace(/\.$/, '');
+  const trimmed = name.trim();
+  // domainToASCII parses a URL host: it would drop a path, query or fragment ('bücher.example/x'),
+  // so the ASCII part may hold only what a host name holds.
+  const ascii = trimmed.replace(/[\u0080-\u{10ffff}]/gu, '');
+  const idn = ascii !== trimmed && /^[a-z0-9.-]*$/i.test(ascii);
+  const host = (idn ? domainToASCII(trimmed) : trimmed).toLowerCase().replace(/\.$/, '');
   return HOST_RE.test(host) ? host : undefined;
 }
 

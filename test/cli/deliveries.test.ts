@@ -119,7 +119,7 @@ describe('webhooks, dead letters, catalog', () => {
     expect(dead.json).toEqual([
       expect.objectContaining({ destination: 'meta', event: 'Purchase:x', status: 'dead', reason: 'HTTP 400: bad' }),
     ]);
-    expect(replay.json).toEqual({ destinations: 1 });
+    expect(replay.json).toEqual({ deliveries: 1, destinations: 1 });
     const rows = await h().deps.sql`SELECT status, attempts FROM deliveries WHERE project_id = ${p.project.id}`;
     expect(rows).toEqual([{ status: 'pending', attempts: 0 }]);
   });

@@ -128,7 +128,10 @@ describe('refused and stale', () => {
     );
     expect((await deliverAt(h().deps, p, 'meta', Date.now() + 3_600_000)).claimed).toBe(0);
 
-    expect(await replayDeadDeliveries(h().deps, { projectId: p.project.id })).toEqual({ destinations: 1 });
+    expect(await replayDeadDeliveries(h().deps, { projectId: p.project.id })).toEqual({
+      deliveries: 2,
+      destinations: 1,
+    });
     await deliverAt(h().deps, p, 'meta');
 
     expect(acceptedOf(ids).sort()).toEqual([...ids].sort());

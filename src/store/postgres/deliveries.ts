@@ -215,23 +215,19 @@ export async function listDeadDeliveries(sql: Sql, projectId?: string, limit = 1
   }));
 }
 
-/** Dead letters (not invalid ones: they would fail the same checks) back to pending. */
+/** Dead letters (not invalid ones: they would fail the same checks) back to pending; their ids. */
 export async function requeueDeadDeliveries(
   sql: Sql,
   q: { projectId?: string; ids?: string[]; now: Date },
-): Promise<{ projectId: string; destination: string }[]> {
-  const rows = await sql<{ project_id: string; destination: string }[]>`
+): Promise<{ id: string; projectId: string; destination: string }[]> {
+  const rows = await sql<{ id: string; project_id: string; destination: string }[]>`
     UPDATE deliveries SET status = 'pending', attempts = 0, next_attempt_at = ${q.now}, lease_until = NULL,
       finished_at = NULL
     WHERE status = 'dead'
       ${q.projectId === undefined ? sql`` : sql`AND project_id = ${q.projectId}`}
       ${q.ids === undefined ? sql`` : sql`AND id = ANY (${q.ids}::bigint[])`}
-    RETURNING project_id, destination`;
-  const seen = new Map<string, { projectId: string; destination: string }>();
-  for (const r of rows) {
-    seen.set(`${r.project_id}|${r.destination}`, { projectId: r.project_id, destination: r.destination });
-  }
-  return [...seen.values()];
+    RETURNING id::text AS id, project_id, destination`;
+  return rows.map((r) => ({ id: r.id, projectId: r.project_id, destination: r.destination }));
 }
 
 export async function countDeliveriesByStatus(sql: Sql, projectId: string): Promise<Record<string, number>> {
