@@ -119,7 +119,7 @@ describe.each(queues)('one hanging webhook, $kind queue', ({ kind, env, skip }) 
         await closeHarness(h);
       }
     },
-    30_000,
+    60_000,
   );
 });
 

@@ -5,6 +5,7 @@
 // every number against a brute-force oracle: reporting-oracle.test.ts.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import type { Deps } from '../../../src/deps.ts';
 import { setBilling } from '../../../src/domain/projects/set-billing.ts';
 import { hashKey } from '../../../src/lib/ids.ts';
 import { insertServerKey } from '../../../src/store/postgres/projects.ts';
@@ -400,6 +401,18 @@ describe('GET /api/v1/reporting/campaigns', () => {
 describe('GET /api/v1/reporting/campaigns with rate limits on', () => {
   const limited = useHarness({ env: { RATE_LIMITS_ENABLED: 'true', RATE_LIMIT_IP_PER_SECOND: '1000000' } });
 
+  /** Runs `body` with the service's clock (deps.now) held at one instant. */
+  async function atOneInstant<T>(deps: Deps, body: () => Promise<T>): Promise<T> {
+    const real = deps.now;
+    const at = real();
+    deps.now = () => at;
+    try {
+      return await body();
+    } finally {
+      deps.now = real;
+    }
+  }
+
   describe('429', () => {
     it('when a key asks twice within a minute, then 429 with Retry-After: 60; another key of the project is served', async () => {
       const { deps } = limited();
@@ -407,9 +420,13 @@ describe('GET /api/v1/reporting/campaigns with rate limits on', () => {
       const secondKey = `sk_${randomUUID()}`;
       await insertServerKey(deps.sql, p.project.id, hashKey(secondKey), secondKey.slice(0, 8));
 
-      const first = await report(p, 'limit=5', limited());
-      const second = await report(p, 'limit=5', limited());
-      const otherKey = await report({ headers: { 'service-key': secondKey } }, 'limit=5', limited());
+      // The limit counts per wall-clock minute: the clock is held, so a minute ending between the
+      // two requests (the first runs a report) cannot put them in two windows.
+      const [first, second, otherKey] = await atOneInstant(deps, async () => [
+        await report(p, 'limit=5', limited()),
+        await report(p, 'limit=5', limited()),
+        await report({ headers: { 'service-key': secondKey } }, 'limit=5', limited()),
+      ]);
 
       expect(first.statusCode).toBe(200);
       expect(second.statusCode).toBe(429);
@@ -422,10 +439,11 @@ describe('GET /api/v1/reporting/campaigns with rate limits on', () => {
     it('when a limited key asks again, then the rate limit answers before billing or the query is checked', async () => {
       const { deps } = limited();
       const p = await newProject(deps);
-      await report(p, '', limited());
-      await setBilling(deps, p.project.id, { suspended: 'true', paymentLink: 'https://pay.example.com/x' });
-
-      const res = await report(p, 'page=0', limited());
+      const res = await atOneInstant(deps, async () => {
+        await report(p, '', limited());
+        await setBilling(deps, p.project.id, { suspended: 'true', paymentLink: 'https://pay.example.com/x' });
+        return report(p, 'page=0', limited());
+      });
 
       expect(res.statusCode).toBe(429);
       expect(res.headers['retry-after']).toBe('60');
