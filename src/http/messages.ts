@@ -1,6 +1,10 @@
 // Every text the spec fixes, copied exactly (punctuation included), plus our own texts for cases
 // the spec leaves open. Each one is asserted by a test.
-const clip = (v: string): string => (v.length > 100 ? `${v.slice(0, 100)}…` : v);
+import { cutChars } from '../lib/storable.ts';
+import { charLength } from '../lib/validate.ts';
+
+// An echoed value is cut at 100 characters, never inside an emoji (a lone surrogate in JSON).
+const clip = (v: string): string => (charLength(v) > 100 ? `${cutChars(v, 100)}…` : v);
 
 export const MSG = {
   // auth (spec: four different 401 texts)

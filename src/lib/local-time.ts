@@ -4,6 +4,7 @@
 // disambiguation: in a gap (spring forward) the time moves forward by the gap's length
 // (02:30 on a New York spring-forward day is 03:30 EDT); in a repeated hour (fall back) the
 // earlier instant wins (01:30 on a New York fall-back day is 01:30 EDT, not EST).
+import { isIanaZoneName } from './validate.ts';
 
 export type LocalDateTime = {
   year: number;
@@ -75,7 +76,8 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
 
 /** The zone when it is a known IANA identifier (case-insensitive, as Intl reads it), else undefined. */
 export function validTimeZone(value: string): string | undefined {
-  if (value.length > 64 || !ZONE_RE.test(value)) {
+  // ICU's legacy ids (IST: India, Israel or Ireland?) are not zone names here either.
+  if (value.length > 64 || !ZONE_RE.test(value) || !isIanaZoneName(value, true)) {
     return undefined;
   }
   try {

@@ -115,7 +115,7 @@ function hasControlChars(s: string): boolean {
 
 /** An absolute http(s) URL with a host and no credentials or control characters. */
 export function isSafeWebUrl(value: string): boolean {
-  if (value.length > MAX_URL || hasControlChars(value) || /%0[ad]/i.test(value) || value.includes('\\')) {
+  if (charLength(value) > MAX_URL || hasControlChars(value) || /%0[ad]/i.test(value) || value.includes('\\')) {
     return false;
   }
   let u: URL;
@@ -138,7 +138,7 @@ export function isSafeDeeplink(value: string): boolean {
   if (isSafeWebUrl(value)) {
     return true;
   }
-  if (value.length > MAX_URL || hasControlChars(value) || /%0[ad]/i.test(value)) {
+  if (charLength(value) > MAX_URL || hasControlChars(value) || /%0[ad]/i.test(value)) {
     return false;
   }
   const m = /^([a-z][a-z0-9+.-]{0,63}):\/\/(.*)$/i.exec(value);

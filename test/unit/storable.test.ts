@@ -1,6 +1,7 @@
 // Text as Postgres can store it (src/lib/storable.ts): NUL dropped, a lone surrogate made U+FFFD,
 // and cuts counted in characters (code points) that never split an emoji into a lone surrogate.
 import { describe, expect, it } from 'vitest';
+import { MSG } from '../../src/http/messages.ts';
 import { cutChars, storable } from '../../src/lib/storable.ts';
 
 describe('storable', () => {
@@ -19,5 +20,12 @@ describe('cutChars', () => {
     expect(cutChars('', 0)).toBe('');
     // A lone high surrogate is one character, as charLength counts it.
     expect(cutChars('\ud83dxyz', 2)).toBe('\ud83dx');
+  });
+});
+
+describe('messages echoing a value', () => {
+  it('when an echoed value is 101 emoji, then the message holds 100 of them whole and an ellipsis', () => {
+    const text = MSG.connectionInvalid('\u{1F600}'.repeat(101));
+    expect(text).toBe(`Invalid connection: ${'\u{1F600}'.repeat(100)}…`);
   });
 });

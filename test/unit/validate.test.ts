@@ -70,6 +70,14 @@ describe('isSafeWebUrl', () => {
   });
 });
 
+describe('URL length', () => {
+  it('when a URL is 2048 characters with emoji in it, then it is accepted; at 2049 characters, refused', () => {
+    const at = (n: number) => `https://example.com/${'\u{1F600}'.repeat(n - 20)}`;
+    expect([isSafeWebUrl(at(2048)), isSafeDeeplink(at(2048))]).toEqual([true, true]);
+    expect([isSafeWebUrl(at(2049)), isSafeDeeplink(at(2049))]).toEqual([false, false]);
+  });
+});
+
 describe('isSafeDeeplink', () => {
   it.each([
     ...SAFE_WEB,

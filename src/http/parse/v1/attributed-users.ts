@@ -36,7 +36,7 @@ export const attributedUsersQuerySchema = paginationQuerySchema(50, 1000).extend
     .optional()
     .meta({
       description:
-        'IANA zone of the two timestamps (at most 64 characters once trimmed, a zone the runtime knows), default UTC; blank means absent; 400 `Invalid timezone format.` otherwise. A wall time skipped by DST moves forward by the gap; a repeated one takes the earlier instant',
+        "IANA zone of the two timestamps (at most 64 characters once trimmed, a zone the runtime knows; ICU's legacy ids such as IST or PST are not zone names), default UTC; blank means absent; 400 `Invalid timezone format.` otherwise. A wall time skipped by DST moves forward by the gap; a repeated one takes the earlier instant",
     }),
 });
 
