@@ -16,6 +16,7 @@ import {
   clickLink,
   flushFacts,
   init,
+  openCampaignLink,
   post,
   randomIp,
   useClientHarness,
@@ -244,12 +245,7 @@ describe('ClickHouse tables as a data engineer reads them', () => {
     const p = await newProject(deps);
     const { iid } = await attributedUser(h(), p, 'reengaged-user');
     const promo = await campaignWithListings(deps, p, { name: 'Promo' });
-    const res = await post(h(), 'handle-deeplink', {
-      token: p.token,
-      platform: 'ANDROID',
-      install_instance_id: iid,
-      deeplink_url: `https://attr.test/?c=${promo.displayId}`,
-    });
+    const res = await openCampaignLink(h(), p.token, iid, promo.displayId);
     expect(res.statusCode).toBe(200);
     await flushFacts(h());
 

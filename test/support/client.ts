@@ -119,6 +119,21 @@ export function init(h: Harness, token: string, body: Record<string, unknown> = 
   );
 }
 
+/** handle-deeplink: the Android app of `installInstanceId` opens a link of campaign `displayId`. */
+export function openCampaignLink(
+  h: Harness,
+  token: string,
+  installInstanceId: string,
+  displayId: string,
+): Promise<Res> {
+  return post(h, 'handle-deeplink', {
+    token,
+    platform: 'ANDROID',
+    install_instance_id: installInstanceId,
+    deeplink_url: `https://attr.test/?c=${displayId}`,
+  });
+}
+
 export function attributionData(h: Harness, token: string, installInstanceId: string): Promise<Res> {
   return post(h, 'attribution-data', { token, platform: 'ANDROID', install_instance_id: installInstanceId });
 }

@@ -8,7 +8,7 @@ import {
   campaignWithListings,
   flushFacts,
   init,
-  post,
+  openCampaignLink,
   useClientHarness,
 } from '../../support/client.ts';
 import { newProject } from '../../support/harness.ts';
@@ -25,12 +25,7 @@ async function coldStartWithDeeplink(daysInactive: number) {
     created_at = now() - make_interval(days => ${daysInactive + 30})
     WHERE project_id = ${p.project.id} AND install_instance_id = ${iid}`;
   expect((await init(h(), p.token, { install_instance_id: iid })).statusCode).toBe(202);
-  const res = await post(h(), 'handle-deeplink', {
-    token: p.token,
-    platform: 'ANDROID',
-    install_instance_id: iid,
-    deeplink_url: `https://attr.test/?c=${promo.displayId}`,
-  });
+  const res = await openCampaignLink(h(), p.token, iid, promo.displayId);
   expect(res.statusCode).toBe(200);
   await flushFacts(h());
   const reengagements = (await attributionFacts(h().deps, p)).filter((f) => f.kind === 'reengagement');
