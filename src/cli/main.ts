@@ -2,7 +2,7 @@
 // the configured stores; project commands touch only Postgres, so they also run beside a server.
 import { pathToFileURL } from 'node:url';
 import { ConfigError, loadConfig } from '../config.ts';
-import { closeDeps, createDeps, createPgDeps, type PgDeps } from '../deps.ts';
+import { closeDeps, closeWithin, createDeps, createPgDeps, type PgDeps } from '../deps.ts';
 import { InputError } from '../domain/projects/input-error.ts';
 import { createLogger } from '../lib/logger.ts';
 import { detachStdinFromEngine } from '../store/clickhouse/stdin-guard.ts';
@@ -38,6 +38,10 @@ function findCommand(args: string[]): { spec: CommandSpec; rest: string[] } | un
   return undefined;
 }
 
+/** The running command's stores, once opened (or while they open): Ctrl-C closes them, then exits. */
+let openDeps: Promise<PgDeps | undefined> = Promise.resolve(undefined);
+let stopping = false;
+
 /** Runs one CLI command; returns the process exit code. */
 export async function runCli(argv: string[], env: Record<string, string | undefined> = process.env, io = defaultIo) {
   const found = findCommand(argv);
@@ -56,10 +60,12 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
   let deps: PgDeps | undefined;
   try {
     const config = loadConfig(env);
-    deps =
+    const opening =
       found.spec.needs === 'all'
-        ? await createDeps(config, log, { migrate: true, embeddedClient: 'cli' })
-        : await createPgDeps(config, log, { migrate: true, embeddedClient: 'cli' });
+        ? createDeps(config, log, { migrate: true, embeddedClient: 'cli' })
+        : createPgDeps(config, log, { migrate: true, embeddedClient: 'cli' });
+    openDeps = opening.catch(() => undefined);
+    deps = await opening;
     let barDrawn = false;
     const result = await found.spec.run(deps, flags, (line) => {
       if (flags.json) {
@@ -88,9 +94,30 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     io.err(`error: ${errorText(err)}`);
     return 1;
   } finally {
-    if (deps) {
+    openDeps = Promise.resolve(undefined);
+    if (deps && !stopping) {
       await closeDeps(deps);
     }
+  }
+}
+
+/**
+ * Ctrl-C (or SIGTERM) during a command: its stores are closed before it exits, which stops an
+ * embedded Postgres it started unless another process uses it (the postmaster runs in a session
+ * of its own, so the terminal's signal no longer stops it along with us). A second Ctrl-C exits at
+ * once.
+ */
+function closeOnSignals(log: ReturnType<typeof createLogger>): void {
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const) {
+    process.once(signal, () => {
+      stopping = true;
+      process.stderr.write(`\n${signal}: stopping\n`);
+      const closing = openDeps.then((deps) => (deps ? closeDeps(deps) : undefined));
+      void closeWithin(closing, 60_000, log, 'cli stores').finally(() => process.exit(code));
+    });
   }
 }
 
@@ -102,12 +129,18 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
  */
 export function runCliProcess(): void {
   detachStdinFromEngine();
-  guardTypeFetchRejections(createLogger(process.env.LOG_LEVEL ?? 'warn', process.stderr));
+  const log = createLogger(process.env.LOG_LEVEL ?? 'warn', process.stderr);
+  guardTypeFetchRejections(log);
+  closeOnSignals(log);
+  // Once a signal came, its handler exits when the stores are closed: the command, failing on
+  // them meanwhile, does not exit first.
   runCli(process.argv.slice(2)).then(
-    (code) => process.exit(code),
+    (code) => stopping || process.exit(code),
     (err) => {
-      process.stderr.write(`error: ${errorText(err)}\n`);
-      process.exit(1);
+      if (!stopping) {
+        process.stderr.write(`error: ${errorText(err)}\n`);
+        process.exit(1);
+      }
     },
   );
 }

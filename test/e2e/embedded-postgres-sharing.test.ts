@@ -3,6 +3,7 @@
 // during a long CLI command answered /readyz 503 once the command ended), and a process that found
 // Postgres running never stopped it (after a SIGKILL of the service alone, the next start adopted
 // the orphan and left it running after a clean stop). Rule: the last process to leave stops it.
+// Postgres runs in a session of its own, so a Ctrl-C meant for one process never reaches it.
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
@@ -84,6 +85,49 @@ describe('the embedded Postgres shared by the processes on one DATA_DIR', () => 
       await stopService(svc);
       await waitUntil(() => !isAlive(pgPid), 10_000, 'the postmaster stopped').catch(() => {});
       expect(isAlive(pgPid)).toBe(false);
+    },
+    TEST_MS,
+  );
+
+  it(
+    "when Ctrl-C stops a CLI command whose Postgres a server adopted, then Postgres keeps serving the server (it is not in the command's process group)",
+    async () => {
+      const dataDir = await freshDataDir();
+      const env = await serviceEnv(dataDir);
+      // A terminal's foreground job: the command leads a process group of its own.
+      const cli = startNode(CLI_CHILD, env, { ipc: true, detached: true });
+      await cli.waitFor('cli: postgres open', BOOT_MS);
+      const pgPid = postmasterPid(dataDir) as number;
+      const svc = await bootService(env, BOOT_MS);
+      expect(svc.stdout()).toContain('embedded postgres already running; connecting to it');
+
+      process.kill(-(cli.proc.pid as number), 'SIGINT');
+      expect((await cli.waitExit(STOP_MS)).signal).toBe('SIGINT');
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+
+      expect(isAlive(pgPid)).toBe(true);
+      expect(await readyz(Number(env.PORT))).toBe(200);
+      await stopService(svc);
+      await waitUntil(() => !isAlive(pgPid), 10_000, 'the postmaster stopped').catch(() => {});
+      expect(isAlive(pgPid)).toBe(false);
+    },
+    TEST_MS,
+  );
+
+  it(
+    'when Ctrl-C stops a CLI command that started the embedded Postgres, then the command stops it on its way out (exit 130)',
+    async () => {
+      const dataDir = await freshDataDir();
+      const env = { ...(await serviceEnv(dataDir)), LOG_LEVEL: 'info' };
+      const cli = startNode(['bin/attribution.mjs', 'projects', 'list'], env, { detached: true });
+      await waitUntil(() => cli.stderr().includes('embedded postgres started'), BOOT_MS, 'the CLI started Postgres');
+      const pgPid = postmasterPid(dataDir) as number;
+
+      process.kill(-(cli.proc.pid as number), 'SIGINT');
+
+      expect(await cli.waitExit(STOP_MS), cli.stderr()).toEqual({ code: 130, signal: null });
+      expect(isAlive(pgPid)).toBe(false);
+      expect(postmasterPid(dataDir)).toBeUndefined();
     },
     TEST_MS,
   );

@@ -136,6 +136,12 @@ export function postmasterPid(dataDir: string): number | undefined {
   return Number.isInteger(pid) && pid > 0 ? pid : undefined;
 }
 
+/** A running process's process group (/proc/<pid>/stat: the field after its state and parent). */
+export function processGroup(pid: number): number {
+  const afterName = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ').at(-1) ?? '';
+  return Number(afterName.split(' ')[2]);
+}
+
 export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);

