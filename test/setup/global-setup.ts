@@ -1,6 +1,7 @@
 // Global setup: Postgres from TEST_DATABASE_URL when it answers (CI points it at the machine's
 // server), else a private embedded Postgres in a temp dir; Redis from TEST_REDIS_URL when it
 // answers, else none (BullMQ tests then skip with the reason). It stops only what it started.
+import { existsSync, readFileSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -69,6 +70,30 @@ async function redisAnswers(url: string): Promise<boolean> {
   }
 }
 
+/**
+ * The embedded Postgres runs in a session of its own, so a Ctrl-C that ends the run (vitest runs no
+ * teardown then) no longer reaches it: it is told to stop here, at once (its pid file names it),
+ * and the signal is raised again for vitest when nothing else listens to it.
+ */
+function stopPostgresOnSignals(dataDir: string): void {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    const onSignal = () => {
+      process.removeListener(signal, onSignal);
+      const pidFile = path.join(dataDir, 'postgres', 'postmaster.pid');
+      const pid = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8').split('\n')[0]) : 0;
+      if (Number.isInteger(pid) && pid > 0) {
+        try {
+          process.kill(pid, 'SIGINT'); // fast shutdown
+        } catch {}
+      }
+      if (process.listenerCount(signal) === 0) {
+        process.kill(process.pid, signal);
+      }
+    };
+    process.on(signal, onSignal);
+  }
+}
+
 export async function setup(project: TestProject): Promise<() => Promise<void>> {
   const log = pino({ level: 'warn' });
   const cleanups: (() => Promise<unknown>)[] = [];
@@ -88,6 +113,7 @@ export async function setup(project: TestProject): Promise<() => Promise<void>> 
     const pg = await startEmbeddedPostgres(dir, await freePort(), log, 'test');
     databaseUrl = pg.url;
     cleanups.push(() => rm(dir, { recursive: true, force: true }), pg.stop);
+    stopPostgresOnSignals(dir);
   }
   const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
   await migratePostgres(sql, PG_MIGRATIONS);
