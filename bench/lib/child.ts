@@ -1,9 +1,11 @@
 // Child processes of the bench: the service under test and the ceiling server, both started as
 // `node --import tsx <file>` like `npm start` does, optionally pinned to a CPU with taskset. Each is
 // detached (its own process group), so a Ctrl-C in the terminal reaches only the bench, which then
-// stops them in order: SIGINT, wait for the exit, SIGKILL to the group on timeout.
+// stops them in order: SIGINT, wait for the exit, SIGKILL to the group on timeout. An embedded
+// Postgres runs in a session of its own: a SIGKILL also stops the one on the child's DATA_DIR.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { ROOT } from '../../src/lib/paths.ts';
 
 export type Exit = { code: number | null; signal: NodeJS.Signals | null };
@@ -12,6 +14,8 @@ export type Child = {
   name: string;
   proc: ChildProcess;
   pid: number;
+  /** Its DATA_DIR, whose embedded Postgres a SIGKILL of the group does not reach. */
+  dataDir: string | undefined;
   output: () => string;
   exited: Promise<Exit>;
   /** Resolves when stdout matches; rejects if the child exits first or the time runs out. */
@@ -60,6 +64,7 @@ export function startNodeChild(
     name,
     proc,
     pid: proc.pid,
+    dataDir: env.DATA_DIR,
     output: () => out,
     exited,
     waitForOutput: (re, ms) =>
@@ -122,6 +127,15 @@ function killGroup(c: Child): void {
     process.kill(-c.pid, 'SIGKILL');
   } catch {
     // already gone
+  }
+  const pidFile = c.dataDir ? path.join(c.dataDir, 'postgres', 'postmaster.pid') : '';
+  const pid = pidFile && existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8').split('\n')[0]) : 0;
+  if (Number.isInteger(pid) && pid > 0) {
+    try {
+      process.kill(pid, 'SIGQUIT'); // Postgres' immediate shutdown
+    } catch {
+      // already gone
+    }
   }
 }
 
