@@ -44,6 +44,15 @@ async function stopService(svc: Child): Promise<void> {
   expect(svc.stdout()).toContain('"msg":"stopped"');
 }
 
+/** Postgres still serves the service, whose clean stop then stops it (the last process out). */
+async function expectServedThenStoppedLast(svc: Child, env: Record<string, string>, pgPid: number): Promise<void> {
+  expect(isAlive(pgPid)).toBe(true);
+  expect(await readyz(Number(env.PORT))).toBe(200);
+  await stopService(svc);
+  await waitUntil(() => !isAlive(pgPid), 10_000, 'the postmaster stopped').catch(() => {});
+  expect(isAlive(pgPid)).toBe(false);
+}
+
 describe('the embedded Postgres shared by the processes on one DATA_DIR', () => {
   it(
     'when the service alone was SIGKILLed and the next start adopted its Postgres, then a clean stop stops that Postgres too',
@@ -80,11 +89,7 @@ describe('the embedded Postgres shared by the processes on one DATA_DIR', () => 
       await closeCli(cli);
 
       expect(cli.stdout()).toContain('embedded postgres left running: other processes use it');
-      expect(isAlive(pgPid)).toBe(true);
-      expect(await readyz(Number(env.PORT))).toBe(200);
-      await stopService(svc);
-      await waitUntil(() => !isAlive(pgPid), 10_000, 'the postmaster stopped').catch(() => {});
-      expect(isAlive(pgPid)).toBe(false);
+      await expectServedThenStoppedLast(svc, env, pgPid);
     },
     TEST_MS,
   );
@@ -105,11 +110,7 @@ describe('the embedded Postgres shared by the processes on one DATA_DIR', () => 
       expect((await cli.waitExit(STOP_MS)).signal).toBe('SIGINT');
       await new Promise((resolve) => setTimeout(resolve, 1000));
 
-      expect(isAlive(pgPid)).toBe(true);
-      expect(await readyz(Number(env.PORT))).toBe(200);
-      await stopService(svc);
-      await waitUntil(() => !isAlive(pgPid), 10_000, 'the postmaster stopped').catch(() => {});
-      expect(isAlive(pgPid)).toBe(false);
+      await expectServedThenStoppedLast(svc, env, pgPid);
     },
     TEST_MS,
   );
