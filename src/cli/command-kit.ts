@@ -1,6 +1,6 @@
 // Helpers shared by the CLI command tables: flag readers and the `<noun> list --project` shape.
 import type { PgDeps } from '../deps.ts';
-import { InputError } from '../domain/projects/input-error.ts';
+import { integerFlag } from '../domain/facts/fact-flags.ts';
 import { requireProject } from '../domain/projects/require-project.ts';
 import type { CommandSpec } from './commands.ts';
 import type { Flags } from './flags.ts';
@@ -9,20 +9,9 @@ import { table } from './table.ts';
 export const str = (f: Flags, k: string): string => String(f[k] ?? '');
 export const opt = (f: Flags, k: string): string | undefined =>
   typeof f[k] === 'string' ? (f[k] as string) : undefined;
-/**
- * A whole-number flag (hours, days, seconds), or undefined when absent. Number() would read '' and
- * ' ' as 0 (an unset shell variable turned fingerprinting off), '0x10' as 16 and '1e2' as 100.
- */
-export function wholeNumberFlag(f: Flags, k: string): number | undefined {
-  const v = opt(f, k);
-  if (v === undefined) {
-    return undefined;
-  }
-  if (!/^\d+$/.test(v) || !Number.isSafeInteger(Number(v))) {
-    throw new InputError(`--${k} must be a whole number, 0 or more (got '${v}')`);
-  }
-  return Number(v);
-}
+/** A whole-number flag (hours, days, seconds), or undefined when absent ('' is refused, not 0). */
+export const wholeNumberFlag = (f: Flags, k: string): number | undefined =>
+  integerFlag(k, opt(f, k), 0, Number.MAX_SAFE_INTEGER);
 export const PROJECT = { project: { type: 'string', required: true, description: 'project id' } } as const;
 
 /** `<noun> list --project <id>`: the project's rows, as JSON objects or a table. */

@@ -8,9 +8,9 @@ import { mapEvent } from '../domain/deliveries/map-event.ts';
 import { replayDeadDeliveries } from '../domain/deliveries/replay-dead-deliveries.ts';
 import { checkMetaConnection, setMetaConnection } from '../domain/deliveries/set-meta-connection.ts';
 import { positiveIntFlag } from '../domain/facts/fact-flags.ts';
-import { InputError } from '../domain/projects/input-error.ts';
+import { InputError, trueOrFalse } from '../domain/projects/input-error.ts';
 import { requireProject } from '../domain/projects/require-project.ts';
-import { findActiveWebhooks, type SourceKind } from '../store/postgres/connections.ts';
+import type { SourceKind } from '../store/postgres/connections.ts';
 import { listDeadDeliveries } from '../store/postgres/deliveries.ts';
 import type { CommandSpec } from './commands.ts';
 import type { Flags } from './flags.ts';
@@ -24,15 +24,6 @@ async function optionalProject(deps: Parameters<typeof requireProject>[0], id: s
 }
 const str = (f: Flags, k: string): string => String(f[k] ?? '');
 const opt = (f: Flags, k: string): string | undefined => (typeof f[k] === 'string' ? (f[k] as string) : undefined);
-
-/** true or false in any case, as set-signing and set-billing read theirs. */
-function bool(f: Flags, k: string): boolean {
-  const v = str(f, k).trim().toLowerCase();
-  if (v !== 'true' && v !== 'false') {
-    throw new InputError(`--${k} '${str(f, k)}' must be true or false`);
-  }
-  return v === 'true';
-}
 
 /** The domain's rule text (shared with the HTTP API: `dataset_id must …`) in flag terms. */
 const asFlags = (problem: string) =>
@@ -62,7 +53,7 @@ export const DELIVERY_COMMANDS: CommandSpec[] = [
         datasetId: str(f, 'dataset-id').trim(),
         accessToken: str(f, 'access-token').trim(),
         graphVersion: opt(f, 'graph-version') ?? null,
-        active: bool(f, 'active'),
+        active: trueOrFalse('active', str(f, 'active')),
       };
       const problem = checkMetaConnection(input);
       if (problem) {
@@ -113,16 +104,12 @@ export const DELIVERY_COMMANDS: CommandSpec[] = [
     },
     run: async (deps, f) => {
       const events = (opt(f, 'events') ?? 'install,signup').split(',').map((e) => e.trim());
-      const before = await findActiveWebhooks(deps.sql, (await requireProject(deps, str(f, 'project'))).id);
       const w = await addWebhook(deps, str(f, 'project'), { url: str(f, 'url'), events });
-      // The same URL again updates its row with a new secret: receivers checking the old one
-      // refuse every notification from now on.
-      const replaced = before.some((b) => b.id === w.id);
-      const note = replaced
+      const note = w.replaced
         ? `\nthis URL was already added: its earlier signing secret stops working now; give the receiver this one`
         : '';
       return {
-        json: { id: w.id, url: w.url, events: w.events, secret: w.secret, replaced_secret: replaced },
+        json: { id: w.id, url: w.url, events: w.events, secret: w.secret, replaced_secret: w.replaced },
         text: `webhook ${w.id} → ${w.url} (${w.events.join(', ')})\nsigning secret (shown once): ${w.secret}${note}`,
       };
     },

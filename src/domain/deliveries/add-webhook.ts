@@ -15,7 +15,7 @@ export async function addWebhook(
   deps: Pick<PgDeps, 'sql' | 'config'>,
   projectId: string,
   input: { url: string; events: string[] },
-): Promise<{ id: string; url: string; events: string[]; secret: string }> {
+): Promise<{ id: string; url: string; events: string[]; secret: string; replaced: boolean }> {
   let url: URL;
   try {
     url = new URL(input.url);
@@ -39,5 +39,6 @@ export async function addWebhook(
   const href = url.toString();
   const sealed = encryptSecret(await loadSecretsKey(deps.config), secret, webhookSecretContext(projectId, href));
   const hook = await insertWebhook(deps.sql, { projectId, url: href, secretEnc: sealed, events: input.events });
-  return { id: hook.id, url: href, events: input.events, secret };
+  // The same URL again gets a new secret: receivers checking the old one refuse what follows.
+  return { id: hook.id, url: href, events: input.events, secret, replaced: hook.replaced };
 }

@@ -4,7 +4,7 @@
 import type { PgDeps } from '../../deps.ts';
 import { isSafeWebUrl } from '../../lib/validate.ts';
 import { updateProjectBilling } from '../../store/postgres/projects.ts';
-import { InputError } from './input-error.ts';
+import { InputError, trueOrFalse } from './input-error.ts';
 import { requireProject } from './require-project.ts';
 
 export type SetBillingInput = { suspended: string; paymentLink?: string };
@@ -15,15 +15,12 @@ export async function setBilling(
   input: SetBillingInput,
 ): Promise<{ suspended: boolean; paymentLink: string | null }> {
   const project = await requireProject(deps, projectId);
-  const value = input.suspended.trim().toLowerCase();
-  if (value !== 'true' && value !== 'false') {
-    throw new InputError(`--suspended '${input.suspended}' must be true or false`);
-  }
+  const suspended = trueOrFalse('suspended', input.suspended);
   const link = input.paymentLink?.trim();
   if (link !== undefined && link !== '' && !isSafeWebUrl(link)) {
     throw new InputError(`--payment-link '${input.paymentLink}' must be an http(s) URL`);
   }
   const paymentLink = link === undefined ? project.paymentLink : link === '' ? null : link;
-  await updateProjectBilling(deps.sql, project.id, value === 'true', paymentLink);
-  return { suspended: value === 'true', paymentLink };
+  await updateProjectBilling(deps.sql, project.id, suspended, paymentLink);
+  return { suspended, paymentLink };
 }

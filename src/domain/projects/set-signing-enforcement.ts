@@ -3,7 +3,7 @@
 // would refuse every SDK call, so the caller gets the active key count to warn about.
 import type { PgDeps } from '../../deps.ts';
 import { countActiveSigningKeys, updateSigningPolicy } from '../../store/postgres/signing-keys.ts';
-import { InputError } from './input-error.ts';
+import { InputError, trueOrFalse } from './input-error.ts';
 import { requireProject } from './require-project.ts';
 
 export async function setSigningEnforcement(
@@ -12,11 +12,8 @@ export async function setSigningEnforcement(
   input: { enforce: string },
 ): Promise<{ enforce: boolean; activeKeys: number }> {
   await requireProject(deps, projectId);
-  const value = input.enforce.trim().toLowerCase();
-  if (value !== 'true' && value !== 'false') {
-    throw new InputError(`--enforce '${input.enforce}' must be true or false`);
-  }
-  const policy = await updateSigningPolicy(deps.sql, projectId, { enforce: value === 'true' });
+  const enforce = trueOrFalse('enforce', input.enforce);
+  const policy = await updateSigningPolicy(deps.sql, projectId, { enforce });
   if (!policy) {
     throw new InputError(`project '${projectId}' not found (see: projects list)`);
   }

@@ -108,12 +108,15 @@ export async function findActiveMapping(
 
 export type Webhook = { id: string; projectId: string; url: string; secretEnc: string; events: string[] };
 
-export async function insertWebhook(sql: Sql, w: Omit<Webhook, 'id'>): Promise<Webhook> {
-  const rows = await sql<{ id: string }[]>`
+/** Adds the webhook, or gives the URL's row a new secret; `replaced`: an active one had a secret in use. */
+export async function insertWebhook(sql: Sql, w: Omit<Webhook, 'id'>): Promise<Webhook & { replaced: boolean }> {
+  const rows = await sql<{ id: string; replaced: boolean }[]>`
+    WITH prior AS (SELECT active FROM webhooks WHERE project_id = ${w.projectId} AND url = ${w.url})
     INSERT INTO webhooks (project_id, url, secret_enc, events) VALUES (${w.projectId}, ${w.url}, ${w.secretEnc}, ${w.events})
     ON CONFLICT (project_id, url) DO UPDATE SET secret_enc = EXCLUDED.secret_enc, events = EXCLUDED.events, active = true
-    RETURNING id::text AS id`;
-  return { ...w, id: (rows[0] as { id: string }).id };
+    RETURNING id::text AS id, (SELECT coalesce(bool_or(active), false) FROM prior) AS replaced`;
+  const row = rows[0] as { id: string; replaced: boolean };
+  return { ...w, id: row.id, replaced: row.replaced };
 }
 
 export async function findActiveWebhooks(sql: Sql, projectId: string, event?: string): Promise<Webhook[]> {
