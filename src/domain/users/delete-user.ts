@@ -54,6 +54,8 @@ type DeleteDeps = Pick<Deps, 'sql' | 'ch' | 'cache' | 'log'>;
 export class CacheUnavailableError extends Error {}
 const MAX_ROUNDS = 3;
 const uniq = (xs: string[]) => [...new Set(xs)];
+/** The keys of the user's ClickHouse rows, and its installs' ad ids (read while Postgres has them). */
+type Keys = UserKeys & { adIds: string[] };
 
 async function findKeys(deps: DeleteDeps, project: Project, userId: string) {
   const pg = await findUserFootprint(deps.sql, project.id, userId);
@@ -61,23 +63,18 @@ async function findKeys(deps: DeleteDeps, project: Project, userId: string) {
   const others = await findInstallsOfOtherUsers(deps.sql, project.id, userId, named);
   const installIds = uniq([...pg.installIds, ...named.filter((i) => !others.has(i))]);
   const won = await findDecisionClickIds(deps.ch, project.id, installIds);
-  const keys: UserKeys = { projectId: project.id, userId, installIds, clickIds: uniq([...pg.clickIds, ...won]) };
-  return { pg, keys: await withLinkedClicks(deps, keys, pg.adIds) };
+  const clickIds = uniq([...pg.clickIds, ...won]);
+  const keys: Keys = { projectId: project.id, userId, installIds, clickIds, adIds: pg.adIds };
+  return { pg, keys: await withLinkedClicks(deps, keys) };
 }
 
-async function withLinkedClicks(deps: DeleteDeps, keys: UserKeys, adIds: string[]): Promise<UserKeys> {
-  const linked = await findLinkedClickIds(deps.ch, keys.projectId, keys.installIds, adIds);
+async function withLinkedClicks(deps: DeleteDeps, keys: Keys): Promise<Keys> {
+  const linked = await findLinkedClickIds(deps.ch, keys.projectId, keys.installIds, keys.adIds);
   return { ...keys, clickIds: uniq([...keys.clickIds, ...linked]) };
 }
 
-async function waitForWriters(
-  deps: DeleteDeps,
-  project: Project,
-  keys: UserKeys,
-  adIds: string[],
-  waitMs: number,
-): Promise<void> {
-  const batches = await findClaimedUserBatches(deps.sql, project.id, keys.userId, { ...keys, adIds });
+async function waitForWriters(deps: DeleteDeps, project: Project, keys: Keys, waitMs: number): Promise<void> {
+  const batches = await findClaimedUserBatches(deps.sql, project.id, keys.userId, keys);
   const until = Date.now() + waitMs;
   while ((await batchesStillClaimed(deps.sql, batches)) && Date.now() < until) {
     await new Promise((r) => setTimeout(r, 100));
@@ -124,11 +121,9 @@ export async function deleteUser(
   await clearCache().catch((err: Error) => {
     throw new CacheUnavailableError(`the attribution cache cannot be cleared: ${err.message}`, { cause: err });
   });
-  await waitForWriters(deps, project, keys, pg.adIds, opts.writerWaitMs ?? 10_000);
-  const postgres = await deps.sql.begin((tx) =>
-    deleteUserRows(asSql(tx), project.id, userId, { ...keys, adIds: pg.adIds }),
-  );
-  const ch = await deleteFromClickHouse(deps, await withLinkedClicks(deps, keys, pg.adIds));
+  await waitForWriters(deps, project, keys, opts.writerWaitMs ?? 10_000);
+  const postgres = await deps.sql.begin((tx) => deleteUserRows(asSql(tx), project.id, userId, keys));
+  const ch = await deleteFromClickHouse(deps, await withLinkedClicks(deps, keys));
   await clearCache().catch((err: Error) =>
     deps.log.error(
       { err: err.message, installs: cacheKeys.length },
