@@ -1,7 +1,7 @@
 // The ad-network parameters a campaign link may carry. They are recorded on the click and never
 // used to build a redirect. Several spellings are accepted for the ad set, creative and keyword
 // fields (networks' URL macros differ); the first present one wins.
-import { cutChars } from '../../lib/storable.ts';
+import { cutChars, storable } from '../../lib/storable.ts';
 import { normalizeNetworkCode } from '../campaigns/campaign.ts';
 import type { UtmKey } from './choose-redirect.ts';
 
@@ -25,12 +25,10 @@ export type ClickParams = Record<UtmKey, string> & {
 
 export const MAX_PARAM_CHARS = 512;
 
-// Lone surrogates and NUL cannot be stored in Postgres jsonb (the outbox), so they never get in.
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-
 /** A string safe to store: no NUL, no lone surrogates, at most `max` characters (code points). */
 export function cleanText(value: string, max = MAX_PARAM_CHARS): string {
-  return cutChars(value.replaceAll('\u0000', ''), max).replace(LONE_SURROGATE, '\ufffd');
+  // NUL and lone surrogates cannot be stored in Postgres jsonb (the outbox): storable() as client text.
+  return storable(cutChars(value.replaceAll('\u0000', ''), max));
 }
 
 type Query = Record<string, unknown>;
