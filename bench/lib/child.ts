@@ -4,9 +4,10 @@
 // stops them in order: SIGINT, wait for the exit, SIGKILL to the group on timeout. An embedded
 // Postgres runs in a session of its own: a SIGKILL also stops the one on the child's DATA_DIR.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createWriteStream, existsSync, readFileSync } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../../src/lib/paths.ts';
+import { runningPostmaster } from '../../src/store/postgres/embedded.ts';
 
 export type Exit = { code: number | null; signal: NodeJS.Signals | null };
 
@@ -128,11 +129,10 @@ function killGroup(c: Child): void {
   } catch {
     // already gone
   }
-  const pidFile = c.dataDir ? path.join(c.dataDir, 'postgres', 'postmaster.pid') : '';
-  const pid = pidFile && existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8').split('\n')[0]) : 0;
-  if (Number.isInteger(pid) && pid > 0) {
+  const postmaster = c.dataDir ? runningPostmaster(path.join(c.dataDir, 'postgres')) : undefined;
+  if (postmaster) {
     try {
-      process.kill(pid, 'SIGQUIT'); // Postgres' immediate shutdown
+      process.kill(postmaster.pid, 'SIGQUIT'); // Postgres' immediate shutdown
     } catch {
       // already gone
     }

@@ -1,7 +1,6 @@
 // Global setup: Postgres from TEST_DATABASE_URL when it answers (CI points it at the machine's
 // server), else a private embedded Postgres in a temp dir; Redis from TEST_REDIS_URL when it
 // answers, else none (BullMQ tests then skip with the reason). It stops only what it started.
-import { existsSync, readFileSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -11,7 +10,7 @@ import pino from 'pino';
 import postgres from 'postgres';
 import type { TestProject } from 'vitest/node';
 import { PG_MIGRATIONS } from '../../src/lib/paths.ts';
-import { startEmbeddedPostgres } from '../../src/store/postgres/embedded.ts';
+import { runningPostmaster, startEmbeddedPostgres } from '../../src/store/postgres/embedded.ts';
 import { migratePostgres } from '../../src/store/postgres/migrate.ts';
 
 declare module 'vitest' {
@@ -79,11 +78,10 @@ function stopPostgresOnSignals(dataDir: string): void {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     const onSignal = () => {
       process.removeListener(signal, onSignal);
-      const pidFile = path.join(dataDir, 'postgres', 'postmaster.pid');
-      const pid = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8').split('\n')[0]) : 0;
-      if (Number.isInteger(pid) && pid > 0) {
+      const postmaster = runningPostmaster(path.join(dataDir, 'postgres'));
+      if (postmaster) {
         try {
-          process.kill(pid, 'SIGINT'); // fast shutdown
+          process.kill(postmaster.pid, 'SIGINT'); // fast shutdown
         } catch {}
       }
       if (process.listenerCount(signal) === 0) {

@@ -37,7 +37,7 @@ function alive(pid: number): boolean {
 }
 
 /** The running postmaster of `dir` (pid and port), from its postmaster.pid. */
-function runningPostmaster(dir: string): { pid: number; port: number } | undefined {
+export function runningPostmaster(dir: string): { pid: number; port: number } | undefined {
   const pidFile = path.join(dir, 'postmaster.pid');
   if (!existsSync(pidFile)) {
     return undefined;
