@@ -3,45 +3,58 @@ import { domainToASCII } from 'node:url';
 
 const currencies = new Set(Intl.supportedValuesOf('currency'));
 
-// IANA names: components start with a capital letter ('America/Port-au-Prince', 'Etc/GMT+5').
-const TZ_SHAPE = /^[A-Z][A-Za-z0-9_+-]*(?:\/[A-Z][A-Za-z0-9_+-]*)*$/;
-
-// IANA's zone names and links without a '/' (tzdata 2025). ICU also resolves its own legacy ids
-// (IST, PST, JST, AET, CTT, ...) that IANA never had: IST is India's, Israel's or Ireland's time,
-// and ClickHouse, where every fact carries project_tz, answers "Cannot load time zone IST". Each
-// name here loads in the embedded ClickHouse (toTimeZone(now(), name)).
-const IANA_SLASHLESS = (
-  'UTC GMT EST MST HST EST5EDT CST6CDT MST7MDT PST8PDT CET MET EET WET UCT Universal Zulu Greenwich GMT0 GMT+0 GMT-0 ' +
-  'Cuba Egypt Eire GB GB-Eire Hongkong Iceland Iran Israel Jamaica Japan Kwajalein Libya NZ NZ-CHAT Navajo PRC ' +
-  'Poland Portugal ROC ROK Singapore Turkey W-SU'
+// IANA's links (tzdata 2025): the names the embedded ClickHouse loads (system.time_zones) that
+// Intl does not list as canonical. Names are matched exactly: ClickHouse loads 'US/Eastern' but
+// answers "Cannot load time zone US/EASTERN", and every fact carries project_tz. ICU's own legacy
+// ids (IST: India, Israel or Ireland?, PST, JST, ...) and the names IANA dropped (SystemV/*,
+// US/Pacific-New) are in neither list.
+const IANA_LINKS = (
+  'Africa/Asmara Africa/Timbuktu America/Argentina/Buenos_Aires America/Argentina/Catamarca ' +
+  'America/Argentina/ComodRivadavia America/Argentina/Cordoba America/Argentina/Jujuy America/Argentina/Mendoza ' +
+  'America/Atikokan America/Atka America/Ensenada America/Fort_Wayne America/Indiana/Indianapolis ' +
+  'America/Kentucky/Louisville America/Knox_IN America/Montreal America/Nipigon America/Nuuk America/Pangnirtung ' +
+  'America/Porto_Acre America/Rainy_River America/Rosario America/Santa_Isabel America/Shiprock ' +
+  'America/Thunder_Bay America/Virgin America/Yellowknife Antarctica/South_Pole Asia/Ashkhabad Asia/Choibalsan ' +
+  'Asia/Chongqing Asia/Chungking Asia/Dacca Asia/Harbin Asia/Ho_Chi_Minh Asia/Istanbul Asia/Kashgar ' +
+  'Asia/Kathmandu Asia/Kolkata Asia/Macao Asia/Tel_Aviv Asia/Thimbu Asia/Ujung_Pandang Asia/Ulan_Bator ' +
+  'Asia/Yangon Atlantic/Faroe Atlantic/Jan_Mayen Australia/ACT Australia/Canberra Australia/Currie ' +
+  'Australia/LHI Australia/NSW Australia/North Australia/Queensland Australia/South Australia/Tasmania ' +
+  'Australia/Victoria Australia/West Australia/Yancowinna Brazil/Acre Brazil/DeNoronha Brazil/East Brazil/West ' +
+  'CET CST6CDT Canada/Atlantic Canada/Central Canada/Eastern Canada/Mountain Canada/Newfoundland Canada/Pacific ' +
+  'Canada/Saskatchewan Canada/Yukon Chile/Continental Chile/EasterIsland Cuba EET EST EST5EDT Egypt Eire ' +
+  'Etc/GMT Etc/GMT+0 Etc/GMT+1 Etc/GMT+10 Etc/GMT+11 Etc/GMT+12 Etc/GMT+2 Etc/GMT+3 Etc/GMT+4 Etc/GMT+5 ' +
+  'Etc/GMT+6 Etc/GMT+7 Etc/GMT+8 Etc/GMT+9 Etc/GMT-0 Etc/GMT-1 Etc/GMT-10 Etc/GMT-11 Etc/GMT-12 Etc/GMT-13 ' +
+  'Etc/GMT-14 Etc/GMT-2 Etc/GMT-3 Etc/GMT-4 Etc/GMT-5 Etc/GMT-6 Etc/GMT-7 Etc/GMT-8 Etc/GMT-9 Etc/GMT0 ' +
+  'Etc/Greenwich Etc/UCT Etc/UTC Etc/Universal Etc/Zulu Europe/Belfast Europe/Kyiv Europe/Nicosia ' +
+  'Europe/Tiraspol Europe/Uzhgorod Europe/Zaporozhye GB GB-Eire GMT GMT+0 GMT-0 GMT0 Greenwich HST Hongkong ' +
+  'Iceland Iran Israel Jamaica Japan Kwajalein Libya MET MST MST7MDT Mexico/BajaNorte Mexico/BajaSur ' +
+  'Mexico/General NZ NZ-CHAT Navajo PRC PST8PDT Pacific/Chuuk Pacific/Johnston Pacific/Kanton Pacific/Pohnpei ' +
+  'Pacific/Samoa Pacific/Yap Poland Portugal ROC ROK Singapore Turkey UCT US/Alaska US/Aleutian US/Arizona ' +
+  'US/Central US/East-Indiana US/Eastern US/Hawaii US/Indiana-Starke US/Michigan US/Mountain US/Pacific ' +
+  'US/Samoa UTC Universal W-SU WET Zulu'
 ).split(' ');
-const SLASHLESS_EXACT = new Set(IANA_SLASHLESS);
-const SLASHLESS_ANY_CASE = new Set(IANA_SLASHLESS.map((n) => n.toLowerCase()));
-// Ids with a '/' that ICU still resolves but IANA dropped (SystemV/* and US/Pacific-New in 2020b,
-// Canada/East-Saskatchewan in 2017c): ClickHouse cannot load them either.
-const DROPPED_FROM_IANA = /^(?:SystemV\/|US\/Pacific-New$|Canada\/East-Saskatchewan$)/i;
+// Zones newer than the embedded ClickHouse's tzdata (Intl knows them, ClickHouse 26.7 does not).
+const NOT_IN_CLICKHOUSE = new Set(['America/Coyhaique']);
+const ZONE_NAMES = new Set(
+  [...Intl.supportedValuesOf('timeZone'), ...IANA_LINKS].filter((n) => !NOT_IN_CLICKHOUSE.has(n)),
+);
+const ZONE_NAMES_ANY_CASE = new Set([...ZONE_NAMES].map((n) => n.toLowerCase()));
 
 /**
- * Whether `tz` can be an IANA zone name or link (whether the runtime knows it is Intl's to say).
- * `anyCase` is for a zone read only by Intl, which matches names case-insensitively.
+ * Whether `tz` is an IANA zone name or link that ClickHouse loads, spelled exactly; `anyCase` is
+ * for a zone read only by Intl, which matches names case-insensitively.
  */
 export function isIanaZoneName(tz: string, anyCase = false): boolean {
-  if (tz.includes('/')) {
-    return !DROPPED_FROM_IANA.test(tz);
-  }
-  return anyCase ? SLASHLESS_ANY_CASE.has(tz.toLowerCase()) : SLASHLESS_EXACT.has(tz);
+  return anyCase ? ZONE_NAMES_ANY_CASE.has(tz.toLowerCase()) : ZONE_NAMES.has(tz);
 }
 
 export function isValidTimeZone(tz: string): boolean {
-  if (tz.length > 64 || !TZ_SHAPE.test(tz) || !isIanaZoneName(tz)) {
+  if (!isIanaZoneName(tz)) {
     return false;
   }
   try {
-    // Intl matches names case-insensitively, ClickHouse does not ('utc' fails every report query):
-    // refuse a case variant of the canonical name. (A link's case variant, 'US/EASTERN', still
-    // passes: Intl never says how a link is spelled.)
-    const canonical = new Intl.DateTimeFormat('en-US', { timeZone: tz }).resolvedOptions().timeZone;
-    return canonical === tz || canonical.toLowerCase() !== tz.toLowerCase();
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return true;
   } catch {
     return false;
   }

@@ -156,13 +156,18 @@ describe('isValidTimeZone', () => {
     ...['IST', 'PST', 'JST', 'AET', 'CTT', 'EST5', 'MST7'].map((tz) => [`ICU's legacy id ${tz}`, tz]),
     ...['SystemV/EST5', 'US/Pacific-New', 'Canada/East-Saskatchewan'].map((tz) => [`a name IANA dropped (${tz})`, tz]),
     ['a case variant of a name without a slash', 'Gmt'],
+    // ClickHouse loads 'US/Eastern' and answers "Cannot load time zone US/EASTERN"
+    ['a case variant of a link', 'US/EASTERN'],
+    ['a lower-case link', 'us/pacific'],
+    ['a case variant of a link with three parts', 'America/Argentina/buenos_aires'],
   ])('when the zone is %s, then it is refused', (_why, tz) => {
     expect(isValidTimeZone(tz)).toBe(false);
   });
 
-  it('when the zone is any canonical zone the runtime lists, then it is accepted', () => {
+  it('when the zone is any canonical zone the runtime lists but one newer than the engine, then it is accepted', () => {
     const refused = Intl.supportedValuesOf('timeZone').filter((tz) => !isValidTimeZone(tz));
-    expect(refused).toEqual([]);
+    // tzdata 2025b's new zone: ClickHouse 26.7 answers "Cannot load time zone America/Coyhaique"
+    expect(refused.filter((tz) => tz !== 'America/Coyhaique')).toEqual([]);
   });
 });
 
