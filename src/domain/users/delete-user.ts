@@ -5,8 +5,11 @@
 //    another user is tied to now (a shared device) is not the user's and stays. The device's other
 //    clicks go too: those its decisions considered, and those carrying its ad id (read here, before
 //    Postgres forgets the installs), found again before the ClickHouse deletes for late arrivals.
+//    An unfinished deletion of the user (a re-run after a failure) adds the installs and ad ids
+//    it had found, which Postgres no longer holds.
 // 2. Wait, briefly, for fact-writer batches holding the user's facts: their insert may be landing.
-// 3. Postgres, in one transaction: user, installs, payments, outbox and dead-letter facts.
+// 3. Postgres, in one transaction: user, installs, payments, outbox and dead-letter facts; the
+//    installs and ad ids are kept in user_deletions until step 4 leaves nothing of the user.
 // 4. ClickHouse: each table of USER_DATA_TABLES (raw tables and view targets; views never follow
 //    deletes) is counted and, when it holds rows, deleted from with a mutation the call waits for;
 //    counted again, and deleted again if a late insert landed meanwhile.
@@ -31,7 +34,10 @@ import {
   deleteUserRows,
   findClaimedUserBatches,
   findInstallsOfOtherUsers,
+  findUnfinishedDeletion,
   findUserFootprint,
+  markDeletionFinished,
+  markDeletionUnfinished,
   type UserRowsDeleted,
 } from '../../store/postgres/user-data.ts';
 import { USER_DATA_TABLES } from '../facts/tables.ts';
@@ -59,13 +65,15 @@ type Keys = UserKeys & { adIds: string[] };
 
 async function findKeys(deps: DeleteDeps, project: Project, userId: string) {
   const pg = await findUserFootprint(deps.sql, project.id, userId);
-  const named = await findUserInstallIds(deps.ch, project.id, userId);
+  const unfinished = await findUnfinishedDeletion(deps.sql, project.id, userId);
+  const named = uniq([...(await findUserInstallIds(deps.ch, project.id, userId)), ...(unfinished?.installIds ?? [])]);
   const others = await findInstallsOfOtherUsers(deps.sql, project.id, userId, named);
   const installIds = uniq([...pg.installIds, ...named.filter((i) => !others.has(i))]);
   const won = await findDecisionClickIds(deps.ch, project.id, installIds);
   const clickIds = uniq([...pg.clickIds, ...won]);
-  const keys: Keys = { projectId: project.id, userId, installIds, clickIds, adIds: pg.adIds };
-  return { pg, keys: await withLinkedClicks(deps, keys) };
+  const adIds = uniq([...pg.adIds, ...(unfinished?.adIds ?? [])]);
+  const keys: Keys = { projectId: project.id, userId, installIds, clickIds, adIds };
+  return { pg, unfinished: unfinished !== undefined, keys: await withLinkedClicks(deps, keys) };
 }
 
 async function withLinkedClicks(deps: DeleteDeps, keys: Keys): Promise<Keys> {
@@ -110,9 +118,9 @@ export async function deleteUser(
   userId: string,
   opts: { writerWaitMs?: number } = {},
 ): Promise<UserDeletion | undefined> {
-  const { pg, keys } = await findKeys(deps, project, userId);
+  const { pg, unfinished, keys } = await findKeys(deps, project, userId);
   const before = await Promise.all(USER_DATA_TABLES.map((t) => countUserRowsIn(deps.ch, t.table, t.by, keys)));
-  const found = pg.hasUser || pg.payments > 0 || keys.installIds.length > 0 || before.some((n) => n > 0);
+  const found = pg.hasUser || pg.payments > 0 || unfinished || keys.installIds.length > 0 || before.some((n) => n > 0);
   if (!found) {
     return undefined;
   }
@@ -122,8 +130,14 @@ export async function deleteUser(
     throw new CacheUnavailableError(`the attribution cache cannot be cleared: ${err.message}`, { cause: err });
   });
   await waitForWriters(deps, project, keys, opts.writerWaitMs ?? 10_000);
-  const postgres = await deps.sql.begin((tx) => deleteUserRows(asSql(tx), project.id, userId, keys));
+  const postgres = await deps.sql.begin(async (tx) => {
+    await markDeletionUnfinished(asSql(tx), project.id, userId, keys);
+    return deleteUserRows(asSql(tx), project.id, userId, keys);
+  });
   const ch = await deleteFromClickHouse(deps, await withLinkedClicks(deps, keys));
+  if (ch.remaining === 0) {
+    await markDeletionFinished(deps.sql, project.id, userId);
+  }
   await clearCache().catch((err: Error) =>
     deps.log.error(
       { err: err.message, installs: cacheKeys.length },

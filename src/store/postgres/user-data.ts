@@ -135,6 +135,34 @@ export async function deleteUserRows(
   };
 }
 
+/** What an unfinished deletion of the user had found (its installs and their ad ids), if any. */
+export async function findUnfinishedDeletion(
+  sql: Sql,
+  projectId: string,
+  userId: string,
+): Promise<{ installIds: string[]; adIds: string[] } | undefined> {
+  const [row] = await sql<{ install_ids: string[]; ad_ids: string[] }[]>`
+    SELECT install_ids, ad_ids FROM user_deletions WHERE project_id = ${projectId} AND user_id = ${userId}`;
+  return row && { installIds: row.install_ids, adIds: row.ad_ids };
+}
+
+/**
+ * Keeps what the deletion found until ClickHouse is done (call in the transaction that deletes the
+ * user's rows): a re-run after a failure still knows the ad ids Postgres no longer has.
+ */
+export async function markDeletionUnfinished(sql: Sql, projectId: string, userId: string, f: FactKeys): Promise<void> {
+  await sql`
+    INSERT INTO user_deletions (project_id, user_id, install_ids, ad_ids)
+    VALUES (${projectId}, ${userId}, ${f.installIds}::text[], ${f.adIds}::text[])
+    ON CONFLICT (project_id, user_id) DO UPDATE SET
+      install_ids = ARRAY(SELECT DISTINCT unnest(user_deletions.install_ids || EXCLUDED.install_ids)),
+      ad_ids = ARRAY(SELECT DISTINCT unnest(user_deletions.ad_ids || EXCLUDED.ad_ids))`;
+}
+
+export async function markDeletionFinished(sql: Sql, projectId: string, userId: string): Promise<void> {
+  await sql`DELETE FROM user_deletions WHERE project_id = ${projectId} AND user_id = ${userId}`;
+}
+
 /** Whether any of the batches is still held by a writer (not yet deleted after its insert). */
 export async function batchesStillClaimed(sql: Sql, batchIds: string[]): Promise<boolean> {
   if (batchIds.length === 0) {

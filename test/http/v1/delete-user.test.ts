@@ -15,10 +15,13 @@ import {
   attribute,
   attributedInstall,
   attributionData,
+  campaignWithListings,
+  clickLink,
   flushFacts,
   init,
   post,
   type Res,
+  randomIp,
 } from '../../support/client.ts';
 import { signUp } from '../../support/commerce.ts';
 import { newProject, processDatabaseUrl, type TestProject, useHarness, withAppOver } from '../../support/harness.ts';
@@ -255,6 +258,61 @@ describe('503', () => {
     expect((await del('user-cache', p.headers)).statusCode).toBe(200);
     expect(await deps.cache.get(attributionCacheKey(p.project.id, iid))).toBeUndefined();
     expect((await attributionData(h(), p.token, iid)).statusCode).toBe(400);
+  });
+});
+
+describe('a deletion cut after its Postgres step', () => {
+  it("when ClickHouse fails once Postgres forgot the installs, then a retry still deletes the clicks carrying the device's ad id", async () => {
+    // The ad id is read from the installs, which the Postgres step deletes: a retry read none and
+    // left every click carrying it that no decision named (here one opened after the install).
+    const { deps } = h();
+    const p = await newProject(deps);
+    const later = await campaignWithListings(deps, p, { name: 'Later' });
+    const gaid = randomUUID();
+    const iid = randomUUID();
+    const installed = await init(h(), p.token, { install_instance_id: iid, device_data: { gaid } }, randomIp());
+    expect(installed.statusCode).toBe(202);
+    expect((await attribute(h(), p, iid))?.method).toBe('organic');
+    await signUp(h(), p, iid, 'user-cut');
+    await clickLink(h(), later, { ip: randomIp(), query: `gaid=${gaid}`, agoMs: 0 });
+    await flushFacts(h());
+    const gaidClicks = async () => {
+      const rs = await deps.ch.query({
+        query: 'SELECT toUInt64(count()) AS n FROM clicks WHERE project_id = {p:String} AND ad_id = {g:String}',
+        format: 'JSONEachRow',
+        query_params: { p: p.project.id, g: gaid },
+      });
+      return Number((await rs.json<{ n: string }>())[0]?.n);
+    };
+    expect(await gaidClicks()).toBe(1);
+    let cuts = 0;
+    const cut = new Proxy(deps.ch, {
+      get(target, key, receiver) {
+        if (key !== 'command') {
+          return Reflect.get(target, key, receiver);
+        }
+        return (arg: Parameters<typeof target.command>[0]) => {
+          if (cuts === 0 && /^ALTER TABLE \S+ DELETE/.test(arg.query)) {
+            cuts++;
+            return Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:8123'));
+          }
+          return target.command(arg);
+        };
+      },
+    });
+
+    const first = await withAppOver(h(), { ch: cut }, (app) =>
+      app.inject({ method: 'DELETE', url: '/api/v1/users/user-cut', headers: p.headers }),
+    );
+    expect(cuts).toBe(1);
+    expect(first.statusCode).toBeGreaterThanOrEqual(500);
+    expect(await pgRows(p, 'user-cut', iid)).toMatchObject({ users: 0, installs: 0 });
+
+    expect((await del('user-cut', p.headers)).statusCode).toBe(200);
+    expect(await gaidClicks()).toBe(0);
+    const [kept] = await deps.sql<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM user_deletions WHERE project_id = ${p.project.id}`;
+    expect(kept?.n).toBe(0);
   });
 });
 
