@@ -54,7 +54,7 @@ const headOf = (op: Operation): Operation => ({
   summary: `${op.summary}: HEAD, the same status and headers without a body; no click is recorded`,
 });
 
-const wellKnown = (path: string, summary: string): Operation => ({
+const wellKnown = (path: string, summary: string, file: z.ZodType): Operation => ({
   method: 'get',
   path: `/.well-known/${path}`,
   summary,
@@ -63,7 +63,7 @@ const wellKnown = (path: string, summary: string): Operation => ({
   responses: {
     '200': {
       description: 'the file stored with `projects set-well-known`, as JSON; Cache-Control: public, max-age=300',
-      schema: z.looseObject({}),
+      schema: file,
     },
     '404': {
       description: '`{}`: the host is no link domain, or the project has not set this file',
@@ -111,8 +111,17 @@ const linkOps: Operation[] = [
 
 export const LINK_OPERATIONS: Operation[] = [
   ...linkOps.flatMap((op) => [op, headOf(op)]),
-  wellKnown('apple-app-site-association', "The project's apple-app-site-association (iOS universal links)"),
-  wellKnown('assetlinks.json', "The project's Digital Asset Links file (Android app links)"),
+  wellKnown(
+    'apple-app-site-association',
+    "The project's apple-app-site-association (iOS universal links)",
+    z.looseObject({}),
+  ),
+  // A JSON array of statements (set-well-known refuses anything else).
+  wellKnown(
+    'assetlinks.json',
+    "The project's Digital Asset Links file (Android app links)",
+    z.array(z.looseObject({})),
+  ),
 ];
 
 const check = z.enum(['ok', 'down', 'not configured']);

@@ -153,6 +153,17 @@ const CRAWLERS: [label: string, ua: string][] = [
   ['python-httpx', 'python-httpx/0.27.0'],
   ['Apache HttpClient', 'Apache-HttpClient/4.5.14 (Java/17.0.8)'],
   ['Dart', 'Dart/3.2 (dart:io)'],
+  // Defaults the list missed (each was counted as a click): a Mastodon server fetching a post's
+  // link card, Bluesky's card fetcher, Naver's crawler, and libraries' own agents.
+  ['Mastodon link card', 'Mastodon/4.2.8 (http.rb/5.1.1; +https://mastodon.social/) Bot'],
+  ['Bluesky Cardyb', 'Mozilla/5.0 (compatible; Bluesky Cardyb/1.1; +mailto:support@bsky.app)'],
+  ['Naver Yeti', 'Mozilla/5.0 (compatible; Yeti/1.1; +https://naver.me/spd)'],
+  ['Java 11+ HttpClient', 'Java-http-client/17.0.8'],
+  ['Deno fetch', 'Deno/1.40.2'],
+  ['Bun fetch', 'Bun/1.1.0'],
+  ['Scrapy', 'Scrapy/2.11.0 (+https://scrapy.org)'],
+  ['PHP Guzzle', 'GuzzleHttp/7'],
+  ['Android HttpURLConnection', 'Dalvik/2.1.0 (Linux; U; Android 13; SM-S918B Build/TP1A.220624.014)'],
 ];
 
 describe('classifyUserAgent', () => {

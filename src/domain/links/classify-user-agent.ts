@@ -29,7 +29,9 @@ const BOT_PATTERNS: RegExp[] = [
   /^whatsapp\/|telegrambot|discordbot|skypeuripreview|pinterestbot|redditbot|embedly|iframely|vkshare/i,
   /^pinterest\/|snap url preview|tiktokspider|\(compatible;[^)]*\bbot\b|;\s*bot\s*;/i,
   /headlesschrome|lighthouse|phantomjs/i,
-  /^(?:curl|wget|python-requests|python-urllib|python-httpx|python\/[\d.]+ aiohttp|aiohttp|go-http-client|okhttp|java|apache-httpclient|libwww-perl|node-fetch|node|axios|undici|postmanruntime|httpie|dart\/[\d.]+ \(dart:io\))(?:$|[\s/;(])/i,
+  /^(?:curl|wget|python-requests|python-urllib|python-httpx|python\/[\d.]+ aiohttp|aiohttp|go-http-client|okhttp|java|java-http-client|apache-httpclient|libwww-perl|node-fetch|node|deno|bun|axios|undici|postmanruntime|httpie|scrapy|guzzlehttp|dalvik|dart\/[\d.]+ \(dart:io\))(?:$|[\s/;(])/i,
+  // Fetchers whose agent names no bot: Mastodon's link cards (ending in " Bot"), Bluesky's, Naver's.
+  /^mastodon\/|\sbot$|\bcardyb\/|\byeti\/\d/i,
   /[a-z0-9](?:bot|crawler|spider)\/\d/i,
   /\b(?:crawler|spider)\b/i,
 ];
