@@ -6,7 +6,7 @@ import type { Config } from './config.ts';
 import { createFactAppender, type FactAppender } from './domain/facts/fact-appender.ts';
 import { CH_MIGRATIONS, PG_MIGRATIONS } from './lib/paths.ts';
 import { createBullQueue, createInProcessQueue, type JobQueue } from './queue/queue.ts';
-import { type ClickHouseClient, createClickHouse } from './store/clickhouse/client.ts';
+import { type ClickHouseClient, createClickHouse, createMigrationClickHouse } from './store/clickhouse/client.ts';
 import { migrateClickHouse } from './store/clickhouse/migrate.ts';
 import { type EmbeddedClient, startEmbeddedPostgres } from './store/postgres/embedded.ts';
 import { setLookupCacheTtl } from './store/postgres/lookup-cache.ts';
@@ -101,6 +101,25 @@ export type CreateDepsOptions = {
   embeddedClient?: EmbeddedClient;
 };
 
+/**
+ * ClickHouse migrations, through a client without the 30 s timeout when this process opened a
+ * server's client (a client it was given, it uses as given).
+ */
+async function migrateClickHouseOver(
+  config: Config,
+  ch: ClickHouseClient,
+  given: boolean,
+  sql: Sql,
+  log: Logger,
+): Promise<void> {
+  const own = given ? undefined : createMigrationClickHouse(config);
+  try {
+    await migrateClickHouse(own ?? ch, CH_MIGRATIONS, sql, log);
+  } finally {
+    await own?.close();
+  }
+}
+
 export async function createDeps(config: Config, log: Logger, opts: CreateDepsOptions): Promise<Deps> {
   const onClose: Closer[] = [];
   try {
@@ -111,7 +130,7 @@ export async function createDeps(config: Config, log: Logger, opts: CreateDepsOp
     }
     if (opts.migrate) {
       await migratePostgres(sql, PG_MIGRATIONS, log);
-      await migrateClickHouse(ch, CH_MIGRATIONS, sql, log);
+      await migrateClickHouseOver(config, ch, opts.clickhouse !== undefined, sql, log);
     }
     let redis: Redis | undefined;
     let queue: JobQueue;

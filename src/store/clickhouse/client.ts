@@ -1,7 +1,7 @@
 // ClickHouse client: over HTTP in service mode (CLICKHOUSE_URL), or the real engine in-process
 // through chdb in embedded mode. chdb allows one engine (one path) per process.
 import path from 'node:path';
-import { type ClickHouseClient, createClient } from '@clickhouse/client';
+import { type ClickHouseClient, ClickHouseLogLevel, createClient } from '@clickhouse/client';
 import type { Config } from '../../config.ts';
 import { JSON_HANDLING } from './encoded-row.ts';
 import { prioritized } from './priority.ts';
@@ -87,17 +87,38 @@ export async function createEmbeddedClickHouse(dir: string): Promise<ClickHouseC
   );
 }
 
+/** How long a request may wait on a ClickHouse server; `migration` is for migration statements. */
+const REQUEST_TIMEOUT_MS = { default: 30_000, migration: 24 * 3600_000 };
+
+function serverClient(server: NonNullable<Config['clickhouse']>, timeoutMs: number): ClickHouseClient {
+  return createClient({
+    url: server.url,
+    username: server.username,
+    password: server.password,
+    database: server.database,
+    request_timeout: timeoutMs,
+    json: JSON_HANDLING,
+    clickhouse_settings: { date_time_output_format: 'iso' },
+    // The client warns of load balancers at any timeout over 60 s and suggests progress headers;
+    // those would commit a 200 before the statement ends, and a migration that failed afterwards
+    // could be recorded as applied. README asks for no idle timeout in front of ClickHouse instead.
+    ...(timeoutMs > REQUEST_TIMEOUT_MS.default ? { log: { level: ClickHouseLogLevel.ERROR } } : {}),
+  });
+}
+
 export async function createClickHouse(config: Config): Promise<ClickHouseClient> {
   if (config.clickhouse) {
-    return createClient({
-      url: config.clickhouse.url,
-      username: config.clickhouse.username,
-      password: config.clickhouse.password,
-      database: config.clickhouse.database,
-      request_timeout: 30_000,
-      json: JSON_HANDLING,
-      clickhouse_settings: { date_time_output_format: 'iso' },
-    });
+    return serverClient(config.clickhouse, REQUEST_TIMEOUT_MS.default);
   }
   return createEmbeddedClickHouse(path.join(config.dataDir, 'clickhouse'));
+}
+
+/**
+ * A client for migrations on a ClickHouse server, whose statements may copy a whole table: the
+ * timeout is a socket idle timeout, and the server sends nothing until the copy ends (0019's copy of
+ * campaign_daily ran past 30 s from ~6 M rows, and every start after that failed the same way).
+ * Undefined in embedded mode: chdb has no timeout, and one engine per process.
+ */
+export function createMigrationClickHouse(config: Config): ClickHouseClient | undefined {
+  return config.clickhouse ? serverClient(config.clickhouse, REQUEST_TIMEOUT_MS.migration) : undefined;
 }
