@@ -2,7 +2,7 @@
 import type { PgDeps } from '../../deps.ts';
 import { hashKey, newServerKey } from '../../lib/ids.ts';
 import { asSql } from '../../store/postgres/pool.ts';
-import { insertServerKey, revokeServerKeys } from '../../store/postgres/projects.ts';
+import { insertServerKey, lockProjectRow, revokeServerKeys } from '../../store/postgres/projects.ts';
 import { requireProject } from './require-project.ts';
 
 export async function rotateServerKey(
@@ -12,6 +12,7 @@ export async function rotateServerKey(
   await requireProject(deps, projectId);
   const serverKey = newServerKey();
   const revoked = await deps.sql.begin(async (tx) => {
+    await lockProjectRow(asSql(tx), projectId);
     const n = await revokeServerKeys(asSql(tx), projectId);
     await insertServerKey(asSql(tx), projectId, hashKey(serverKey), serverKey.slice(0, 7));
     return n;

@@ -80,6 +80,14 @@ export async function insertServerKey(sql: Sql, projectId: string, keyHash: Buff
   await sql`INSERT INTO server_keys (project_id, key_hash, key_prefix) VALUES (${projectId}, ${keyHash}, ${keyPrefix})`;
 }
 
+/**
+ * Holds the project's row until the transaction ends: two key rotations at once (two CLI
+ * processes) each revoked only the keys committed before it, and both new keys stayed valid.
+ */
+export async function lockProjectRow(sql: Sql, projectId: string): Promise<void> {
+  await sql`SELECT 1 FROM projects WHERE id = ${projectId} FOR UPDATE`;
+}
+
 export async function revokeServerKeys(sql: Sql, projectId: string): Promise<number> {
   const rows =
     await sql`UPDATE server_keys SET revoked_at = now() WHERE project_id = ${projectId} AND revoked_at IS NULL`;
