@@ -6,16 +6,24 @@ import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../http/errors.ts';
 import { MSG } from '../../http/messages.ts';
 import { savePushToken } from '../../store/postgres/installs.ts';
-import { retryConflicts } from '../../store/postgres/pool.ts';
+import { asSql, retryConflicts } from '../../store/postgres/pool.ts';
 import type { Project } from '../../store/postgres/projects.ts';
+import { lockPushToken } from '../../store/postgres/push-state.ts';
 
 export async function updatePushToken(
   deps: Pick<Deps, 'sql'>,
   project: Project,
   input: { installInstanceId: string; pushToken: string },
 ): Promise<void> {
-  // One statement: a deadlock victim committed nothing and may run again (pool.ts).
-  if (!(await retryConflicts(() => savePushToken(deps.sql, project.id, input.installInstanceId, input.pushToken)))) {
+  // Saves of one token wait for each other (lockPushToken); a deadlock victim committed nothing and
+  // may run again (pool.ts).
+  const saved = await retryConflicts(() =>
+    deps.sql.begin(async (tx) => {
+      await lockPushToken(asSql(tx), project.id, input.pushToken);
+      return savePushToken(asSql(tx), project.id, input.installInstanceId, input.pushToken);
+    }),
+  );
+  if (!saved) {
     throw new ApiError(400, MSG.installNotFound);
   }
 }

@@ -27,6 +27,16 @@ export async function listPushTargets(
   }));
 }
 
+/**
+ * Holds one push token of a project until the transaction ends. Two installs saving the same token
+ * at once each cleared it from the installs committed before their statement, so both kept it
+ * (two pushes a day, and one removal counted as two uninstalls); the later save now waits and
+ * sees the earlier. The lock's first key is this lock's own (migrations lock with 0 there).
+ */
+export async function lockPushToken(sql: Sql, projectId: string, pushToken: string): Promise<void> {
+  await sql`SELECT pg_advisory_xact_lock(7301100, hashtext(${projectId} || md5(${pushToken})))`;
+}
+
 /** A push sent: the install and the token it went to. */
 export type PushedToken = { installInstanceId: string; token: string };
 
