@@ -1,30 +1,16 @@
 // Scaled out: the per-token client limit (README Rate limits: 25 / s per project token, "With
 // REDIS_URL set, the counters live in Redis and all API processes share them") over two instances.
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { init, processRedisUrl } from '../support/client.ts';
-import { closeHarness, type Harness, makeHarness, newProject } from '../support/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { init } from '../support/client.ts';
+import { type Harness, newProject } from '../support/harness.ts';
+import { hasRedis, useTwoInstances } from './instances.ts';
 
-const hasRedis = Boolean(inject('redisUrl'));
 let a: Harness;
 let b: Harness;
-
-beforeAll(async () => {
-  if (!hasRedis) {
-    return;
-  }
-  const env = { REDIS_URL: processRedisUrl() ?? '' };
-  a = await makeHarness({ env });
-  b = await makeHarness({ env });
-});
-
-afterAll(async () => {
-  if (a) {
-    await closeHarness(a);
-  }
-  if (b) {
-    await closeHarness(b);
-  }
+useTwoInstances({}, (x, y) => {
+  a = x;
+  b = y;
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

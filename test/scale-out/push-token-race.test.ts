@@ -7,30 +7,16 @@
 // the other's uncommitted token, so both installs kept it (now they wait for each other:
 // lockPushToken).
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { init, post, processRedisUrl } from '../support/client.ts';
-import { closeHarness, type Harness, makeHarness, newProject } from '../support/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { init, post } from '../support/client.ts';
+import { type Harness, newProject } from '../support/harness.ts';
+import { hasRedis, useTwoInstances } from './instances.ts';
 
-const hasRedis = Boolean(inject('redisUrl'));
 let a: Harness;
 let b: Harness;
-
-beforeAll(async () => {
-  if (!hasRedis) {
-    return;
-  }
-  const env = { RATE_LIMITS_ENABLED: 'false', REDIS_URL: processRedisUrl() ?? '' };
-  a = await makeHarness({ env });
-  b = await makeHarness({ env });
-});
-
-afterAll(async () => {
-  if (a) {
-    await closeHarness(a);
-  }
-  if (b) {
-    await closeHarness(b);
-  }
+useTwoInstances({ RATE_LIMITS_ENABLED: 'false' }, (x, y) => {
+  a = x;
+  b = y;
 });
 
 const apnsToken = () => randomUUID().replaceAll('-', '').padEnd(64, '0');

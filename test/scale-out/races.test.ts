@@ -5,32 +5,18 @@
 // ids, event_id, payment_id) before a fact exists ... a fact is never lost and never written twice".
 // The two instances share this process's one ClickHouse engine (chdb allows one per process).
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { flushFacts, init, post, processRedisUrl, type Res } from '../support/client.ts';
+import { describe, expect, it } from 'vitest';
+import { flushFacts, init, post, type Res } from '../support/client.ts';
 import { netRevenue, paymentFacts, registeredUser } from '../support/commerce.ts';
 import { chCounts } from '../support/fact-counts.ts';
-import { closeHarness, type Harness, makeHarness, newProject } from '../support/harness.ts';
+import { type Harness, newProject } from '../support/harness.ts';
+import { hasRedis, useTwoInstances } from './instances.ts';
 
-const hasRedis = Boolean(inject('redisUrl'));
 let a: Harness;
 let b: Harness;
-
-beforeAll(async () => {
-  if (!hasRedis) {
-    return;
-  }
-  const env = { RATE_LIMITS_ENABLED: 'false', REDIS_URL: processRedisUrl() ?? '' };
-  a = await makeHarness({ env });
-  b = await makeHarness({ env });
-});
-
-afterAll(async () => {
-  if (a) {
-    await closeHarness(a);
-  }
-  if (b) {
-    await closeHarness(b);
-  }
+useTwoInstances({ RATE_LIMITS_ENABLED: 'false' }, (x, y) => {
+  a = x;
+  b = y;
 });
 
 const times = <T>(n: number, f: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => f(i));

@@ -4,31 +4,16 @@
 // Each rotation revoked the keys its statement saw and inserted its own; the other rotation's new
 // key was not yet committed, so it was never revoked and two new keys stayed valid (now the
 // rotation holds the project's row: lockProjectRow).
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { rotateServerKey } from '../../src/domain/projects/rotate-server-key.ts';
-import { processRedisUrl } from '../support/client.ts';
-import { closeHarness, type Harness, makeHarness, newProject } from '../support/harness.ts';
+import { type Harness, newProject } from '../support/harness.ts';
+import { hasRedis, useTwoInstances } from './instances.ts';
 
-const hasRedis = Boolean(inject('redisUrl'));
 let a: Harness;
 let b: Harness;
-
-beforeAll(async () => {
-  if (!hasRedis) {
-    return;
-  }
-  const env = { RATE_LIMITS_ENABLED: 'false', REDIS_URL: processRedisUrl() ?? '' };
-  a = await makeHarness({ env });
-  b = await makeHarness({ env });
-});
-
-afterAll(async () => {
-  if (a) {
-    await closeHarness(a);
-  }
-  if (b) {
-    await closeHarness(b);
-  }
+useTwoInstances({ RATE_LIMITS_ENABLED: 'false' }, (x, y) => {
+  a = x;
+  b = y;
 });
 
 describe.skipIf(!hasRedis)('rotate-key from two processes at once', () => {

@@ -4,8 +4,7 @@
 // instances over one Postgres and one Redis db, each running startWorkers; clicks and inits are
 // spread over both, then every install must have one decision, one install fact, one sign-up.
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startWorkers } from '../../jobs/worker.ts';
+import { describe, expect, it } from 'vitest';
 import {
   ANDROID_UA,
   attributionData,
@@ -13,38 +12,22 @@ import {
   clickLink,
   init,
   post,
-  processRedisUrl,
   randomIp,
 } from '../support/client.ts';
 import { chCounts, until } from '../support/fact-counts.ts';
-import { closeHarness, type Harness, makeHarness, newProject } from '../support/harness.ts';
+import { type Harness, newProject } from '../support/harness.ts';
+import { hasRedis, useTwoInstances } from './instances.ts';
 
-const hasRedis = Boolean(inject('redisUrl'));
 let a: Harness;
 let b: Harness;
-const stops: (() => Promise<void>)[] = [];
-
-beforeAll(async () => {
-  if (!hasRedis) {
-    return;
-  }
-  const env = { RATE_LIMITS_ENABLED: 'false', REDIS_URL: processRedisUrl() ?? '' };
-  a = await makeHarness({ env });
-  b = await makeHarness({ env });
-  stops.push(await startWorkers(a.deps), await startWorkers(b.deps));
-});
-
-afterAll(async () => {
-  for (const s of stops) {
-    await s();
-  }
-  if (a) {
-    await closeHarness(a);
-  }
-  if (b) {
-    await closeHarness(b);
-  }
-});
+useTwoInstances(
+  { RATE_LIMITS_ENABLED: 'false' },
+  (x, y) => {
+    a = x;
+    b = y;
+  },
+  { workers: true },
+);
 
 describe.skipIf(!hasRedis)('two workers on the same queues', () => {
   it('when installs are initialised and signed up across two instances with two workers, then each has one decision, one install fact and one sign-up fact', async () => {
