@@ -1,14 +1,13 @@
 // Reads the display id out of a campaign link: `https://<host>/?c=<id>` or `https://<host>/<id>`.
-// The host must be one of the project's domains or the service's own host.
+// The host must be one of the project's domains or the service's own host. Read as the link handler
+// reads it (a link an app reports names the campaign its click opened): the path's id before `c`,
+// and hosts matched without port, case or trailing dot.
 import type { Deps } from '../../deps.ts';
 import { type CampaignRecord, findCampaignByDisplayId } from '../../store/postgres/campaigns.ts';
 import { findDomainByName } from '../../store/postgres/domains.ts';
+import { isServiceHost, normalizeHost } from '../links/resolve-link.ts';
 
 export function displayIdInUrl(url: URL): string | undefined {
-  const c = url.searchParams.get('c');
-  if (c) {
-    return c;
-  }
   const segments = url.pathname.split('/').filter(Boolean);
   if (segments.length === 1 && segments[0]) {
     try {
@@ -17,7 +16,7 @@ export function displayIdInUrl(url: URL): string | undefined {
       return undefined;
     }
   }
-  return undefined;
+  return segments.length === 0 ? url.searchParams.get('c') || undefined : undefined;
 }
 
 export async function displayIdFromLink(
@@ -34,8 +33,8 @@ export async function displayIdFromLink(
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     return undefined;
   }
-  const serviceHost = new URL(deps.config.publicUrl).host;
-  if (url.host !== serviceHost && !(await findDomainByName(deps.sql, projectId, url.hostname))) {
+  const host = normalizeHost(url.hostname);
+  if (!isServiceHost(deps.config.publicUrl, host) && !(await findDomainByName(deps.sql, projectId, host))) {
     return undefined;
   }
   return displayIdInUrl(url);

@@ -23,7 +23,8 @@ export function normalizeHost(host: string): string {
   return host.trim().toLowerCase().replace(/\.$/, '');
 }
 
-function isServiceHost(publicUrl: string, host: string): boolean {
+/** Whether a normalized host is the service's own (PUBLIC_URL's host, whatever the port; localhost). */
+export function isServiceHost(publicUrl: string, host: string): boolean {
   return host === new URL(publicUrl).hostname.toLowerCase() || host === 'localhost' || host === '127.0.0.1';
 }
 

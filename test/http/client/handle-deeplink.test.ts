@@ -212,6 +212,37 @@ describe('200', () => {
     expect(res.json()).toEqual(answer('myapp://promo/spring', true, false));
   });
 
+  it.each([
+    ['with a port the service host was not printed with', (id: string) => `https://attr.test:8443/${id}`],
+    ['in capitals with a trailing dot', (id: string) => `https://ATTR.TEST./${id}`],
+    ['on localhost', (id: string) => `http://localhost:3000/${id}`],
+  ])(
+    'when the link is on the service host %s, then it is recognised as the link handler recognises it',
+    async (_how, link) => {
+      const { deps } = h();
+      const p = await newProject(deps);
+      const campaign = await campaignWithListings(deps, p);
+      const iid = await decidedInstall(p);
+
+      const res = await deeplink(p, iid, link(campaign.displayId));
+
+      expect(res.json()).toEqual(answer('myapp://promo/spring', true, false));
+    },
+  );
+
+  it('when the link names a campaign in its path and another in c, then the path one counts, as the link handler opened it', async () => {
+    const { deps } = h();
+    const p = await newProject(deps);
+    const opened = await campaignWithListings(deps, p, { name: 'Opened', deeplink: 'myapp://opened' });
+    const other = await campaignWithListings(deps, p, { name: 'Other', deeplink: 'myapp://other' });
+    const iid = await decidedInstall(p);
+
+    const res = await deeplink(p, iid, `https://attr.test/${opened.displayId}?c=${other.displayId}`);
+
+    expect(res.json()).toEqual(answer('myapp://opened', true, false));
+    expect((await reengagements(p)).map((r) => r.campaign_id)).toEqual([opened.id]);
+  });
+
   it('when the campaign has no deeplink, then the opened URL is returned', async () => {
     const { deps } = h();
     const p = await newProject(deps);
