@@ -2,8 +2,8 @@
 // the campaign's deeplink is returned (apps route on it), and:
 //  - an install whose attribution is still pending gets the link as its deterministic signal;
 //  - a known, attributed install records a re-engagement with that campaign (kind reengagement),
-//    unless it opened the same campaign within the last 30 s (an SDK retry), or it was active
-//    within the project's inactivity window.
+//    unless it opened the same campaign within the last 3 minutes (an SDK retry), or it was
+//    active within the project's inactivity window.
 import type { Deps } from '../../deps.ts';
 import { newTimeId } from '../../lib/ids.ts';
 import { enqueueAttributionOrHold } from '../../queue/enqueue.ts';
@@ -20,7 +20,10 @@ import { takeCampaignLink } from './campaign-link.ts';
 
 export type DeeplinkAnswer = { deeplink: string; is_linkrunner: boolean; processing: boolean };
 
-const RETRY_WINDOW_MS = 30_000;
+// How long the iOS SDK may go on sending one handle-deeplink (real-clients §1, §3): 5 attempts of
+// up to 30 s each (its request timeout) with 2 + 4 + 8 + 16 s between them. The first attempt can
+// be stored and its answer lost; a 30 s window counted its retries as new re-engagements.
+const RETRY_WINDOW_MS = 3 * 60_000;
 const SESSION_MS = 5 * 60_000;
 
 /** The re-engagement's decision: the link opened is its one candidate, and its windows are the project's. */
