@@ -26,13 +26,20 @@ export const REDACT_PATHS = [
 // A key or token sent in the query string by mistake would otherwise reach every access log line.
 const SECRET_QUERY_PARAMS = /([?&](?:service[-_]key|linkrunner[-_]key|server[-_]key|token|key)=)[^&#]*/gi;
 
+// An e-mail address in a path segment or query value (a user id that is an address on
+// DELETE /api/v1/users/:user_id, a reporting search), raw or %-encoded.
+const EMAIL_IN_URL = /[^/?&=#\s]+(?:@|%40)[^/?&=#\s]+/gi;
+
 type RequestLike = { method?: string; url?: string; host?: string; ip?: string; socket?: { remotePort?: number } };
 
-/** Fastify's own request serializer (it yields to ours), with secrets in the query string masked. */
+/**
+ * Fastify's own request serializer (it yields to ours), with secrets in the query string and e-mail
+ * addresses anywhere in the URL masked.
+ */
 function serializeRequest(req: RequestLike) {
   return {
     method: req.method,
-    url: req.url?.replace(SECRET_QUERY_PARAMS, '$1[redacted]'),
+    url: req.url?.replace(SECRET_QUERY_PARAMS, '$1[redacted]').replace(EMAIL_IN_URL, '[redacted]'),
     host: req.host,
     remoteAddress: req.ip,
     remotePort: req.socket?.remotePort,

@@ -55,6 +55,24 @@ describe('createLogger redaction', () => {
     expect(raw).not.toContain(TOKEN);
   });
 
+  it.each([
+    [
+      'a user id that is an address, %-encoded',
+      `/api/v1/users/${encodeURIComponent(EMAIL)}`,
+      '/api/v1/users/[redacted]',
+    ],
+    ['a user id that is an address, raw', `/api/v1/users/${EMAIL}`, '/api/v1/users/[redacted]'],
+    [
+      'a reporting search',
+      `/api/v1/reporting/campaigns?page=2&search=${encodeURIComponent(EMAIL)}&view=user_acquisition`,
+      '/api/v1/reporting/campaigns?page=2&search=[redacted]&view=user_acquisition',
+    ],
+  ])('when a request URL carries an e-mail address in %s, then it is masked', (_where, url, logged) => {
+    const { line, raw } = logOnce({ req: { method: 'GET', url } });
+    expect(line.req).toEqual({ method: 'GET', url: logged });
+    expect(raw).not.toContain('jane.doe');
+  });
+
   it('when bare headers carry service-key and linkrunner-key, then both are redacted', () => {
     const { line, raw } = logOnce({ headers: { 'service-key': KEY, 'linkrunner-key': KEY, accept: '*/*' } });
     expect(line.headers).toEqual({ 'service-key': '[redacted]', 'linkrunner-key': '[redacted]', accept: '*/*' });
