@@ -135,11 +135,17 @@ export const attributedUserSchema = z.looseObject({
 
 const nullableText = z.string().nullable();
 
+/** The deeplink of an attributed install (attribution-data, get-attribution-result). */
+const attributedDeeplink = nullableText.meta({
+  description:
+    "the campaign's deeplink, with the query parameters of the campaign link that won the install appended (referral codes: every parameter the service does not read itself, URL-encoded, at most 20 and 1,000 characters; a name the deeplink already has keeps the deeplink's value); null when the campaign has no deeplink, when organic, or while pending",
+});
+
 /** getAttributionResult (get-attribution-result). */
 export const attributionResultSchema = z.looseObject({
   campaign_name: nullableText,
   display_id: nullableText,
-  deeplink: nullableText,
+  deeplink: attributedDeeplink,
   domain_name: nullableText,
   ad_set_id: nullableText,
   ad_set_name: nullableText,
@@ -171,7 +177,7 @@ const clientCampaignDataSchema = z.looseObject({
 
 /** attribution-data's data: PENDING (with processing: true) until decided, then cached 24 h. */
 export const attributionDataSchema = z.looseObject({
-  deeplink: nullableText,
+  deeplink: attributedDeeplink,
   campaign_data: clientCampaignDataSchema.nullable().meta({ description: 'null when organic or pending' }),
   attribution_source: z.string().meta({ description: 'PENDING, ORGANIC, INORGANIC or the network code' }),
   processing: z.literal(true).optional().meta({ description: 'present (true) only while pending' }),

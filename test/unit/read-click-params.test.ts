@@ -1,8 +1,9 @@
 // readClickParams: the ad-network parameters recorded on a click. Aliases, gaid over idfa, ad ids
 // kept only when they are real UUIDs, and values made storable (no NUL, no lone surrogates, capped)
-// so one bad click cannot fail the outbox insert its group-commit neighbours share.
+// so one bad click cannot fail the outbox insert its group-commit neighbours share. readLinkParams:
+// every other parameter (referral codes), kept as one encoded query, capped.
 import { describe, expect, it } from 'vitest';
-import { cleanText, readClickParams } from '../../src/domain/links/read-click-params.ts';
+import { cleanText, readClickParams, readLinkParams } from '../../src/domain/links/read-click-params.ts';
 
 describe('readClickParams', () => {
   it('when the alternative spellings are used, then they fill the same fields', () => {
@@ -54,6 +55,11 @@ describe('readClickParams', () => {
     expect(readClickParams({ network: ' my  affiliate ' }).network).toBe('MY_AFFILIATE');
   });
 
+  it('when the link also carries its own parameters, then linkParams holds them and the ad fields are as before', () => {
+    const p = readClickParams({ referrer: 'user_123', gclid: 'g1', campaign: 'summer2024' });
+    expect(p).toMatchObject({ gclid: 'g1', linkParams: 'referrer=user_123&campaign=summer2024' });
+  });
+
   it('when the query is not an object, then every field is empty', () => {
     expect(Object.values(readClickParams(undefined)).every((v) => v === '')).toBe(true);
   });
@@ -71,5 +77,48 @@ describe('cleanText', () => {
     expect(cleanText(`${'a'.repeat(512)}\ud83d\ude00`)).toBe('a'.repeat(512));
     expect(cleanText(`${'a'.repeat(10)}\ud83d`)).toBe(`${'a'.repeat(10)}\ufffd`);
     expect(cleanText('x'.repeat(600))).toHaveLength(512);
+  });
+});
+
+describe('readLinkParams', () => {
+  const entries = (q: Record<string, unknown>) => Object.entries(q);
+
+  it('when every name the service reads is given, in any case, with lr_ names, then nothing is kept', () => {
+    const read = (
+      'c gaid idfa network gclid gbraid wbraid fbclid ttclid utm_source utm_medium utm_campaign utm_term ' +
+      'utm_content adset_id ad_set_id adset_name ad_set_name ad_id creative_id ad_name creative_name keyword_id ' +
+      'keyword keyword_name lr_click_id LR_X GCLID Utm_Source'
+    ).split(' ');
+    expect(readLinkParams(read.map((n) => [n, 'v']))).toBe('');
+  });
+
+  it('when names repeat, then the first value of each is kept, in link order, URL-encoded', () => {
+    const got = readLinkParams([
+      ['b', 'two words'],
+      ['a', ['x&y=z', 'ignored']],
+      ['b', 'later'],
+      ['é', '😀'],
+    ]);
+    expect(got).toBe('b=two%20words&a=x%26y%3Dz&%C3%A9=%F0%9F%98%80');
+  });
+
+  it('when a value is empty, then the name is kept with an empty value; an empty name or a non-string is not', () => {
+    expect(readLinkParams(entries({ promo: '', '': 'x', n: 5, o: { a: 1 } }))).toBe('promo=');
+  });
+
+  it('when NUL or a lone surrogate is given, then it is cleaned before encoding (encodeURIComponent would throw)', () => {
+    expect(readLinkParams(entries({ a: 'x\u0000y\ud800' }))).toBe('a=xy%EF%BF%BD');
+  });
+
+  it('when more than 20 parameters are given, then the first 20 are kept', () => {
+    const got = readLinkParams(Array.from({ length: 30 }, (_, i) => [`k${i}`, `${i}`] as [string, string]));
+    expect(got.split('&')).toHaveLength(20);
+    expect(got.endsWith('k19=19')).toBe(true);
+  });
+
+  it('when a parameter would pass 1,000 characters, then it is dropped and a later one that fits is kept', () => {
+    const got = readLinkParams(entries({ a: 'a'.repeat(500), b: 'b'.repeat(500), z: 'z' }));
+    expect(got).toBe(`a=${'a'.repeat(500)}&z=z`);
+    expect(got.length).toBeLessThanOrEqual(1000);
   });
 });

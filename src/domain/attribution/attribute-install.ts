@@ -16,6 +16,7 @@ import { asSql, beginPipelined } from '../../store/postgres/pool.ts';
 import { findProjectByIdCached, type Project } from '../../store/postgres/projects.ts';
 import { queueDeliveries } from '../deliveries/queue-deliveries.ts';
 import { releaseHeldDeliveries } from '../deliveries/release-held-deliveries.ts';
+import { linkParamsOfUrl } from '../links/deeplink-params.ts';
 import { decideAttribution } from './decide-attribution.ts';
 import { type Gathered, gatherCandidates } from './gather-candidates.ts';
 import { NetworkUnavailableError } from './resolvers.ts';
@@ -195,6 +196,17 @@ export function attributionBatcher(
   return async (job) => unwrap(await batch(job));
 }
 
+/**
+ * The winning link's own parameters (referral codes), saved with the ad set and creative: its
+ * click's, or those of the campaign link the app gave when that link decided.
+ */
+function linkParamsOf(decision: Decision, install: InstallRecord): string {
+  if (decision.click) {
+    return decision.click.linkParams ?? '';
+  }
+  return decision.method === 'link' && install.initLink ? linkParamsOfUrl(install.initLink) : '';
+}
+
 /** A decision not saved because a signal of the install changed while it was made. */
 const STALE = Symbol('stale');
 
@@ -233,6 +245,7 @@ async function decideAndSave(
       creativeName: decision.creativeName,
       keywordId: decision.keywordId,
       keywordName: decision.keywordName,
+      linkParams: linkParamsOf(decision, install),
       networkDetails:
         decision.networkDetails && Object.keys(decision.networkDetails).length > 0 ? decision.networkDetails : null,
     });

@@ -1,11 +1,13 @@
 // get-attribution-result: the attribution of a user's (user_id wins) or a device's install, with
-// the decision record as an additive `match` object. Undecided or unknown → nothing (204).
+// the decision record as an additive `match` object. Undecided or unknown → nothing (204). The
+// deeplink carries the winning link's own parameters, as attribution-data's does (referral codes).
 import type { Deps } from '../../deps.ts';
 import { findDecision } from '../../store/clickhouse/attributions.ts';
 import { findCampaignById } from '../../store/postgres/campaigns.ts';
 import { findOutboxRow } from '../../store/postgres/fact-outbox.ts';
 import { findInstallForLookup, type InstallRecord } from '../../store/postgres/installs.ts';
 import type { Project } from '../../store/postgres/projects.ts';
+import { withLinkParams } from '../links/deeplink-params.ts';
 
 export type AttributionResult = {
   campaign_name: string | null;
@@ -76,7 +78,7 @@ export async function getAttributionResult(
   return {
     campaign_name: campaign?.name ?? null,
     display_id: campaign?.displayId ?? null,
-    deeplink: campaign?.deeplink ?? null,
+    deeplink: campaign && campaign.deeplink !== null ? withLinkParams(campaign.deeplink, install.linkParams) : null,
     domain_name: campaign?.domainName ?? null,
     ad_set_id: orNull(ad?.adSetId),
     ad_set_name: orNull(ad?.adSetName),

@@ -20,6 +20,12 @@ export type Click = {
   gclid: string;
   gbraid: string;
   utmSource: string;
+  /**
+   * The link's own parameters, encoded (read-click-params.ts readLinkParams): returned inside the
+   * campaign deeplink once the click wins. Both stores fill it; optional only so the engine's
+   * fixtures need not name it (absent is read as '').
+   */
+  linkParams?: string;
 };
 
 /**

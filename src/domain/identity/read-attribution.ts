@@ -1,5 +1,7 @@
 // attribution-data: the install's attribution as apps parse it (real-clients §4.2). A final answer
-// is cached 24 h (spec); a pending one never is, so polling converges.
+// is cached 24 h (spec); a pending one never is, so polling converges. The deeplink is the
+// campaign's with the winning link's own parameters appended (referral codes), so the cached
+// answer carries them too.
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../http/errors.ts';
 import { MSG } from '../../http/messages.ts';
@@ -7,6 +9,7 @@ import { isoSeconds } from '../../lib/time.ts';
 import { findCampaignById } from '../../store/postgres/campaigns.ts';
 import { findInstall, type InstallRecord } from '../../store/postgres/installs.ts';
 import type { Project } from '../../store/postgres/projects.ts';
+import { withLinkParams } from '../links/deeplink-params.ts';
 
 export type CampaignData = {
   id: string;
@@ -49,7 +52,7 @@ async function answerFor(
   return {
     pending: false,
     data: {
-      deeplink: campaign.deeplink,
+      deeplink: campaign.deeplink === null ? null : withLinkParams(campaign.deeplink, install.linkParams),
       campaign_data: {
         id: campaign.displayId,
         name: campaign.name,

@@ -6,6 +6,7 @@ import { newClickId } from '../../lib/ids.ts';
 import { isSafeDeeplink, isSafeWebUrl } from '../../lib/validate.ts';
 import { chooseRedirect } from './choose-redirect.ts';
 import { classifyUserAgent } from './classify-user-agent.ts';
+import { withLinkParams } from './deeplink-params.ts';
 import { readClickParams } from './read-click-params.ts';
 import { recordClick } from './record-click.ts';
 import { resolveLink } from './resolve-link.ts';
@@ -70,7 +71,9 @@ export async function openLink(
   }
   const phone = agent.platform === 'IOS' || agent.platform === 'ANDROID' ? agent.platform : undefined;
   if (phone && agent.inAppBrowser !== '' && !agent.isBot) {
-    const appUrl = appSchemeUrl(link.campaign.deeplink);
+    // The app opened by its scheme gets the link's own parameters too (a referral code).
+    const deeplink = link.campaign.deeplink;
+    const appUrl = appSchemeUrl(deeplink === null ? null : withLinkParams(deeplink, params.linkParams));
     return { kind: 'in_app_page', platform: phone, storeUrl: location, appUrl };
   }
   return { kind: 'redirect', location };

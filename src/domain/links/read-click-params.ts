@@ -1,9 +1,11 @@
 // The ad-network parameters a campaign link may carry. They are recorded on the click and never
 // used to build a redirect. Several spellings are accepted for the ad set, creative and keyword
-// fields (networks' URL macros differ); the first present one wins.
+// fields (networks' URL macros differ); the first present one wins. Every other parameter of the
+// link is the app's own (a referral code: product notes "Referral codes"): kept as `linkParams`,
+// carried to the install and returned inside the campaign deeplink (deeplink-params.ts).
 import { cutChars, storable } from '../../lib/storable.ts';
 import { normalizeNetworkCode } from '../campaigns/campaign.ts';
-import type { UtmKey } from './choose-redirect.ts';
+import { UTM_KEYS, type UtmKey } from './choose-redirect.ts';
 
 export type ClickParams = Record<UtmKey, string> & {
   gclid: string;
@@ -21,6 +23,8 @@ export type ClickParams = Record<UtmKey, string> & {
   adId: string;
   /** The link's `network` parameter, normalised; the campaign's own network takes precedence. */
   network: string;
+  /** The link's other parameters as one encoded query (`name=value&…`); '' when none. See readLinkParams. */
+  linkParams: string;
 };
 
 export const MAX_PARAM_CHARS = 512;
@@ -76,5 +80,74 @@ export function readClickParams(query: unknown): ClickParams {
     keywordName: first(q, 'keyword', 'keyword_name'),
     adId: adIdOf(q),
     network: network ? normalizeNetworkCode(network).slice(0, 64) : '',
+    linkParams: readLinkParams(Object.entries(q)),
   };
+}
+
+/** Every name read above, the display id `c`, and `lr_*` (our own, as in the Play referrer): never kept as link parameters. */
+const READ_BY_SERVICE = new Set([
+  'c',
+  'gaid',
+  'idfa',
+  'network',
+  'gclid',
+  'gbraid',
+  'wbraid',
+  'fbclid',
+  'ttclid',
+  ...UTM_KEYS,
+  'adset_id',
+  'ad_set_id',
+  'adset_name',
+  'ad_set_name',
+  'ad_id',
+  'creative_id',
+  'ad_name',
+  'creative_name',
+  'keyword_id',
+  'keyword',
+  'keyword_name',
+]);
+
+/** Whether the service reads `name` itself (compared case-insensitively: a GCLID is an ad id too, never the app's). */
+export function isReadByService(name: string): boolean {
+  const n = name.toLowerCase();
+  return READ_BY_SERVICE.has(n) || n.startsWith('lr_');
+}
+
+export const MAX_LINK_PARAMS = 20;
+export const MAX_LINK_PARAMS_CHARS = 1000;
+
+/**
+ * The link's own parameters, in the link's order, as `name=value&…` (each part encodeURIComponent'd,
+ * so a space is %20 whatever parser the app uses): the first value of each name, names the service
+ * reads left out, names and values made storable and capped like the other values. At most
+ * MAX_LINK_PARAMS parameters and MAX_LINK_PARAMS_CHARS characters: a parameter that does not fit is
+ * dropped (a later, shorter one may still fit); the click and its redirect never fail for it.
+ */
+export function readLinkParams(entries: Iterable<[string, unknown]>): string {
+  const pairs: string[] = [];
+  const seen = new Set<string>();
+  let chars = 0;
+  for (const [rawName, raw] of entries) {
+    if (pairs.length === MAX_LINK_PARAMS) {
+      break;
+    }
+    const value = Array.isArray(raw) ? raw[0] : raw;
+    const name = cleanText(rawName);
+    if (name === '' || typeof value !== 'string' || seen.has(name)) {
+      continue;
+    }
+    seen.add(name);
+    if (isReadByService(name)) {
+      continue;
+    }
+    const pair = `${encodeURIComponent(name)}=${encodeURIComponent(cleanText(value))}`;
+    const next = chars + (pairs.length > 0 ? 1 : 0) + pair.length;
+    if (next <= MAX_LINK_PARAMS_CHARS) {
+      pairs.push(pair);
+      chars = next;
+    }
+  }
+  return pairs.join('&');
 }

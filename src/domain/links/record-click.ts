@@ -61,6 +61,7 @@ function clickRow(c: Click): Record<string, string | number> {
     utm_content: p.utm_content,
     ad_id: p.adId,
     referrer: cleanText(c.referrer, MAX_HEADER_CHARS),
+    link_params: p.linkParams,
   };
 }
 

@@ -17,6 +17,7 @@ import type { Project } from '../../store/postgres/projects.ts';
 import { tieInstallToUser, upsertAppUser } from '../../store/postgres/users.ts';
 import { queueDeliveries } from '../deliveries/queue-deliveries.ts';
 import { findInstallPlatformBatched } from '../events/resolve-registered-user.ts';
+import { withLinkParams } from '../links/deeplink-params.ts';
 import { recordSkanActivity } from '../skan/record-skan-activity.ts';
 
 export type UserDetails = {
@@ -116,5 +117,7 @@ export async function registerUser(
     install.attributionStatus === 'decided' && install.campaignId
       ? await findCampaignById(deps.sql, project.id, install.campaignId)
       : undefined;
-  return { deeplink: campaign?.deeplink ?? null, trigger: created };
+  const deeplink =
+    campaign && campaign.deeplink !== null ? withLinkParams(campaign.deeplink, install.linkParams) : null;
+  return { deeplink, trigger: created };
 }

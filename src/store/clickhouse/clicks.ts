@@ -24,6 +24,7 @@ type ClickRow = {
   gclid: string;
   gbraid: string;
   utm_source: string;
+  link_params: string;
 };
 
 const toClick = (r: ClickRow): Click => ({
@@ -46,11 +47,12 @@ const toClick = (r: ClickRow): Click => ({
   gclid: r.gclid,
   gbraid: r.gbraid,
   utmSource: r.utm_source,
+  linkParams: r.link_params,
 });
 
 const DETAILS = `SELECT click_id, toString(toUnixTimestamp64Milli(ts)) AS ts, campaign_id, display_id, platform, ip, os,
   os_version, device_model, network, ad_set_id, ad_set_name, creative_id, creative_name, keyword_id, keyword_name,
-  gclid, gbraid, utm_source, ad_id FROM clicks WHERE project_id = {p:String}`;
+  gclid, gbraid, utm_source, link_params, ad_id FROM clicks WHERE project_id = {p:String}`;
 
 const MAX_CANDIDATES = 200;
 

@@ -40,6 +40,8 @@ export type InstallRecord = {
   creativeName: string | null;
   keywordId: string | null;
   keywordName: string | null;
+  /** The winning link's own query parameters, encoded (referral codes); '' when none. */
+  linkParams: string;
   reengagedAt: Date | null;
   reengagementCampaignId: number | null;
   /** Marked uninstalled by the push pass (cleared by the install's next request). */
@@ -87,6 +89,7 @@ const toInstall = (r: Row): InstallRecord => ({
   creativeName: r.creative_name as string | null,
   keywordId: r.keyword_id as string | null,
   keywordName: r.keyword_name as string | null,
+  linkParams: (r.link_params as string | null | undefined) ?? '',
   reengagedAt: r.reengaged_at as Date | null,
   reengagementCampaignId: r.reengagement_campaign_id as number | null,
   uninstalled: r.uninstalled_at !== null && r.uninstalled_at !== undefined,
@@ -225,6 +228,8 @@ export type SavedDecision = {
   creativeName: string;
   keywordId: string;
   keywordName: string;
+  /** The winning link's own query parameters, encoded (referral codes); '' when none. */
+  linkParams: string;
   /** The winning touch's network details (webhooks' google/meta_campaign_details); null when none. */
   networkDetails: Record<string, string | boolean> | null;
 };
@@ -250,6 +255,7 @@ export async function saveInstallDecision(
         click_id = ${d.clickId}, store_click_at = ${d.storeClickAt}, network = ${d.network},
         ad_set_id = ${d.adSetId}, ad_set_name = ${d.adSetName}, creative_id = ${d.creativeId},
         creative_name = ${d.creativeName}, keyword_id = ${d.keywordId}, keyword_name = ${d.keywordName},
+        link_params = ${d.linkParams},
         network_details = ${d.networkDetails === null ? null : sql.json(d.networkDetails)}
       WHERE project_id = ${from.projectId} AND install_instance_id = ${from.installInstanceId}
         AND attribution_status = 'pending' AND install_ref = ${from.installRef}

@@ -27,6 +27,7 @@ function toClick(r: Record<string, unknown>): Click {
     gclid: s(r.gclid),
     gbraid: s(r.gbraid),
     utmSource: s(r.utm_source),
+    linkParams: s(r.link_params),
   };
 }
 

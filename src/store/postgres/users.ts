@@ -36,6 +36,8 @@ export type TiedInstall = {
   attributionStatus: 'pending' | 'decided';
   campaignId: number | null;
   isReinstall: boolean;
+  /** The winning link's own parameters (referral codes), returned inside trigger's deeplink. */
+  linkParams: string;
 };
 
 /**
@@ -49,7 +51,13 @@ export async function tieInstallToUser(
   userId: string,
 ): Promise<TiedInstall | undefined> {
   const [row] = await sql<
-    { platform: string; attribution_status: 'pending' | 'decided'; campaign_id: number | null; is_reinstall: boolean }[]
+    {
+      platform: string;
+      attribution_status: 'pending' | 'decided';
+      campaign_id: number | null;
+      is_reinstall: boolean;
+      link_params: string;
+    }[]
   >`
     UPDATE installs i SET user_id = ${userId},
       -- Two EXISTS, not one with an OR across two columns: each reads one index (installs_user, the
@@ -64,13 +72,14 @@ export async function tieInstallToUser(
             SELECT u.install_instance_id FROM app_users u WHERE u.project_id = ${projectId} AND u.user_id = ${userId})
           AND o.install_instance_id <> i.install_instance_id AND o.created_at < i.created_at)
     WHERE i.project_id = ${projectId} AND i.install_instance_id = ${installInstanceId}
-    RETURNING i.platform, i.attribution_status, i.campaign_id, i.is_reinstall`;
+    RETURNING i.platform, i.attribution_status, i.campaign_id, i.is_reinstall, i.link_params`;
   return row
     ? {
         platform: row.platform,
         attributionStatus: row.attribution_status,
         campaignId: row.campaign_id,
         isReinstall: row.is_reinstall,
+        linkParams: row.link_params,
       }
     : undefined;
 }

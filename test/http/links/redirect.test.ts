@@ -454,6 +454,8 @@ describe('the click row in ClickHouse', () => {
       utm_content: 'v1',
       ad_id: gaid.toLowerCase(),
       referrer: 'https://ads.example/page',
+      // The link's own parameters (referral codes), the value cut like the others.
+      link_params: `long=${'x'.repeat(512)}`,
     });
     const ref = new URLSearchParams(new URL(res.headers.location ?? '').searchParams.get('referrer') ?? '');
     expect(Object.fromEntries(ref)).toEqual({
