@@ -1,7 +1,7 @@
 // Operator CLI: `npm run cli -- <group> <command> [--flags] [--json]`. Works in both modes against
 // the configured stores; project commands touch only Postgres, so they also run beside a server.
 import { pathToFileURL } from 'node:url';
-import { ConfigError, loadConfig } from '../config.ts';
+import { ConfigError, envSchema, loadConfig } from '../config.ts';
 import { closeDeps, closeWithin, createDeps, createPgDeps, type PgDeps } from '../deps.ts';
 import { InputError } from '../domain/projects/input-error.ts';
 import { createLogger } from '../lib/logger.ts';
@@ -56,7 +56,7 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     io.err(`error: ${(err as Error).message}\n\n${HELP}`);
     return 2;
   }
-  const log = createLogger(env.LOG_LEVEL ?? 'warn', process.stderr);
+  const log = createLogger(cliLogLevel(env), process.stderr);
   let deps: PgDeps | undefined;
   try {
     const config = loadConfig(env);
@@ -122,6 +122,16 @@ function closeOnSignals(log: ReturnType<typeof createLogger>): void {
 }
 
 /**
+ * The CLI logs at warn unless LOG_LEVEL names a level. An empty value counts as unset, as for every
+ * setting; a bad one is left to loadConfig, which refuses it naming LOG_LEVEL (exit 2): given to
+ * pino as it was, it threw before any command ran (a blank LOG_LEVEL= line in .env broke them all).
+ */
+function cliLogLevel(env: Record<string, string | undefined>): string {
+  const level = envSchema.shape.LOG_LEVEL.safeParse(env.LOG_LEVEL);
+  return env.LOG_LEVEL && level.success ? level.data : 'warn';
+}
+
+/**
  * The CLI as a process (`npm run cli`, the package bin). As the service does (src/main.ts): no
  * command reads stdin, and the embedded engine would read lines waiting there as INSERT data
  * (`yes | npm run migrate` failed its first insert), and a Postgres connection dropped while it
@@ -129,7 +139,7 @@ function closeOnSignals(log: ReturnType<typeof createLogger>): void {
  */
 export function runCliProcess(): void {
   detachStdinFromEngine();
-  const log = createLogger(process.env.LOG_LEVEL ?? 'warn', process.stderr);
+  const log = createLogger(cliLogLevel(process.env), process.stderr);
   guardTypeFetchRejections(log);
   closeOnSignals(log);
   // Once a signal came, its handler exits when the stores are closed: the command, failing on
