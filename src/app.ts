@@ -44,6 +44,23 @@ function registerJsonParser(app: FastifyInstance): void {
   });
 }
 
+/**
+ * Once the server is closing (SIGTERM), a request that still arrives, on a keep-alive connection a
+ * load balancer or an SDK's pooled client keeps open, answers 503 with the {msg, status} envelope
+ * and Retry-After, before any route work (Fastify closes the connection after it).
+ */
+function refuseWhileClosing(app: FastifyInstance): void {
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async () => {
+    if (closing) {
+      throw new ApiError(503, MSG.storeUnavailable, undefined, { 'retry-after': '1' });
+    }
+  });
+}
+
 export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.log as FastifyBaseLogger,
@@ -62,7 +79,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     },
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
-    return503OnClosing: true,
+    // Our own 503 while closing (refuseWhileClosing): Fastify's is {error, message, statusCode}.
+    return503OnClosing: false,
     // A path parameter may be a user id of 256 characters (client routes accept that many), up to
     // 12 characters each once %-encoded; at 200, DELETE /api/v1/users/:user_id answered 414 for
     // ids longer than that. Each route still checks its own parameter.
@@ -87,6 +105,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   app.removeContentTypeParser('text/plain');
   registerJsonParser(app);
   registerErrorHandling(app);
+  refuseWhileClosing(app);
   registerHealthRoutes(app, deps);
   registerDocsRoutes(app);
   registerLinkRoutes(app, deps);
