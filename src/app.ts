@@ -81,6 +81,9 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     onConstructorPoisoning: 'error',
     // Our own 503 while closing (refuseWhileClosing): Fastify's is {error, message, statusCode}.
     return503OnClosing: false,
+    // HEAD only where a route asks for it (links, well-known files, health checks): Fastify's HEAD
+    // of every GET ran the handler undocumented, and a HEAD of the report used the key's budget.
+    exposeHeadRoutes: false,
     // A path parameter may be a user id of 256 characters (client routes accept that many), up to
     // 12 characters each once %-encoded; at 200, DELETE /api/v1/users/:user_id answered 414 for
     // ids longer than that. Each route still checks its own parameter.

@@ -47,12 +47,17 @@ const LINK_RESPONSES: Record<string, Response> = {
   ...SERVER_FAILURES,
 };
 
-/** Fastify answers HEAD on every GET route; for a link it is the same answer without a body, never counted. */
-const headOf = (op: Operation): Operation => ({
+/**
+ * HEAD of a GET operation: the same status and headers without a body. Served for the links, the
+ * well-known files and the health checks only (app.ts exposeHeadRoutes: false, each route opts in).
+ */
+const headOf = (op: Operation, note = ''): Operation => ({
   ...op,
   method: 'head',
-  summary: `${op.summary}: HEAD, the same status and headers without a body; no click is recorded`,
+  summary: `${op.summary}: HEAD, the same status and headers without a body${note}`,
 });
+/** A link's HEAD is never counted as a click. */
+const linkHeadOf = (op: Operation): Operation => headOf(op, '; no click is recorded');
 
 const wellKnown = (path: string, summary: string, file: z.ZodType): Operation => ({
   method: 'get',
@@ -110,24 +115,26 @@ const linkOps: Operation[] = [
 ];
 
 export const LINK_OPERATIONS: Operation[] = [
-  ...linkOps.flatMap((op) => [op, headOf(op)]),
-  wellKnown(
-    'apple-app-site-association',
-    "The project's apple-app-site-association (iOS universal links)",
-    z.looseObject({}),
-  ),
-  // A JSON array of statements (set-well-known refuses anything else).
-  wellKnown(
-    'assetlinks.json',
-    "The project's Digital Asset Links file (Android app links)",
-    z.array(z.looseObject({})),
-  ),
+  ...linkOps.flatMap((op) => [op, linkHeadOf(op)]),
+  ...[
+    wellKnown(
+      'apple-app-site-association',
+      "The project's apple-app-site-association (iOS universal links)",
+      z.looseObject({}),
+    ),
+    // A JSON array of statements (set-well-known refuses anything else).
+    wellKnown(
+      'assetlinks.json',
+      "The project's Digital Asset Links file (Android app links)",
+      z.array(z.looseObject({})),
+    ),
+  ].flatMap((op) => [op, headOf(op)]),
 ];
 
 const check = z.enum(['ok', 'down', 'not configured']);
 const readyChecks = z.looseObject({ postgres: check, clickhouse: check, redis: check });
 
-export const OPS_OPERATIONS: Operation[] = [
+const healthOps: Operation[] = [
   {
     method: 'get',
     path: '/healthz',
@@ -153,6 +160,11 @@ export const OPS_OPERATIONS: Operation[] = [
       },
     },
   },
+];
+
+export const OPS_OPERATIONS: Operation[] = [
+  // Load balancers and uptime checks may ask with HEAD.
+  ...healthOps.flatMap((op) => [op, headOf(op)]),
   {
     method: 'get',
     path: '/openapi.json',

@@ -15,8 +15,10 @@ async function serve(deps: Deps, host: string, kind: WellKnownKind, reply: Fasti
 }
 
 export function registerWellKnownRoutes(app: FastifyInstance, deps: Deps): void {
-  app.get('/.well-known/apple-app-site-association', (req, reply) =>
+  app.get('/.well-known/apple-app-site-association', { exposeHeadRoute: true }, (req, reply) =>
     serve(deps, req.hostname, 'apple-app-site-association', reply),
   );
-  app.get('/.well-known/assetlinks.json', (req, reply) => serve(deps, req.hostname, 'assetlinks', reply));
+  app.get('/.well-known/assetlinks.json', { exposeHeadRoute: true }, (req, reply) =>
+    serve(deps, req.hostname, 'assetlinks', reply),
+  );
 }

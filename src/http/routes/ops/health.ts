@@ -22,8 +22,9 @@ async function probe(fn: () => Promise<unknown>, timeoutMs = 2000): Promise<Chec
 }
 
 export function registerHealthRoutes(app: FastifyInstance, deps: Deps): void {
-  app.get('/healthz', async () => ({ status: 'ok' }));
-  app.get('/readyz', async (_req, reply) => {
+  // HEAD too (load balancers, uptime checks); the other non-link GET routes have none (app.ts).
+  app.get('/healthz', { exposeHeadRoute: true }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { exposeHeadRoute: true }, async (_req, reply) => {
     const checks: Record<string, Check> = {
       postgres: await probe(() => deps.sql`SELECT 1`),
       clickhouse: await probe(async () => {
