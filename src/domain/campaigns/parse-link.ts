@@ -1,7 +1,7 @@
 // Reads the display id out of a campaign link: `https://<host>/?c=<id>` or `https://<host>/<id>`.
 // The host must be one of the project's domains or the service's own host. Read as the link handler
-// reads it (a link an app reports names the campaign its click opened): the path's id before `c`,
-// and hosts matched without port, case or trailing dot.
+// reads it (a link an app reports names the campaign its click opened): a single path segment's id
+// before `c`, and hosts matched without port, case or trailing dot.
 import type { Deps } from '../../deps.ts';
 import { type CampaignRecord, findCampaignByDisplayId } from '../../store/postgres/campaigns.ts';
 import { findDomainByName } from '../../store/postgres/domains.ts';
@@ -16,7 +16,9 @@ export function displayIdInUrl(url: URL): string | undefined {
       return undefined;
     }
   }
-  return segments.length === 0 ? url.searchParams.get('c') || undefined : undefined;
+  // `?c=` on the root, or on a deeper path: an app's own universal link (product notes: a non-short
+  // link is the deeplink's host and path plus `?c=<id>`), which the app reports as it opened it.
+  return url.searchParams.get('c') || undefined;
 }
 
 export async function displayIdFromLink(

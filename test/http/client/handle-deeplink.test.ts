@@ -265,6 +265,19 @@ describe('200', () => {
     expect((await reengagements(p)).map((r) => r.campaign_id)).toEqual([opened.id]);
   });
 
+  it('when the app reports its own universal link (a deeper path with ?c=), then c names the campaign', async () => {
+    // product notes: a non-short link is "the deeplink host and path plus ?c=<display_id>".
+    const { deps } = h();
+    const p = await newProject(deps);
+    const domain = await factories.domain(deps, p);
+    const campaign = await campaignWithListings(deps, p);
+    const iid = await decidedInstall(p);
+
+    const res = await deeplink(p, iid, `https://${domain.name}/promo/summer25?c=${campaign.displayId}`);
+
+    expect(res.json()).toEqual(answer('myapp://promo/spring', true, false));
+  });
+
   it('when the campaign has no deeplink, then the opened URL is returned', async () => {
     const { deps } = h();
     const p = await newProject(deps);
