@@ -64,10 +64,26 @@ function reengagement(c: CampaignRecord, cfg: AttributionSettings): RecordedDeci
   };
 }
 
+/**
+ * Whether opening `c` now repeats the link that decided the install: the report reached it while
+ * pending (its `link` signal) and a retry of it comes once the link decided. The link is reported
+ * in the install's first session, so that session plus the SDK's retry span covers its retries.
+ */
+function repeatsDecidingLink(install: InstallRecord, c: CampaignRecord, now: number): boolean {
+  return (
+    install.attributionMethod === 'link' &&
+    install.campaignId === c.id &&
+    now - install.createdAt.getTime() < SESSION_MS + RETRY_WINDOW_MS
+  );
+}
+
 /** Whether opening campaign `c` now is a re-engagement of `install` (see the file header). */
 function reengages(install: InstallRecord, c: CampaignRecord, now: number, inactivityMs: number): boolean {
   const last = install.reengagedAt?.getTime() ?? 0;
-  if (install.reengagementCampaignId === c.id && now - last < RETRY_WINDOW_MS) {
+  if (
+    (install.reengagementCampaignId === c.id && now - last < RETRY_WINDOW_MS) ||
+    repeatsDecidingLink(install, c, now)
+  ) {
     return false;
   }
   // Activity before this session: a cold start runs init just before reporting the deeplink, so

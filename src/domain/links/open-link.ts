@@ -27,9 +27,15 @@ export type LinkOutcome =
   | { kind: 'redirect'; location: string }
   | { kind: 'in_app_page'; platform: 'IOS' | 'ANDROID'; storeUrl: string; appUrl: string | undefined };
 
-/** The campaign deeplink when it opens the app by its own scheme (myapp://…); web links don't. */
-function appSchemeUrl(deeplink: string | null): string | undefined {
-  return deeplink && isSafeDeeplink(deeplink) && !isSafeWebUrl(deeplink) ? deeplink : undefined;
+/**
+ * The campaign deeplink when it opens the app by its own scheme (myapp://…); web links don't. The
+ * stored deeplink is checked, then the link's own parameters added (encoded): checked together, a
+ * visitor's %0A or a long value turned the app's opening off.
+ */
+function appSchemeUrl(deeplink: string | null, linkParams: string): string | undefined {
+  return deeplink && isSafeDeeplink(deeplink) && !isSafeWebUrl(deeplink)
+    ? withLinkParams(deeplink, linkParams)
+    : undefined;
 }
 
 export async function openLink(
@@ -72,8 +78,7 @@ export async function openLink(
   const phone = agent.platform === 'IOS' || agent.platform === 'ANDROID' ? agent.platform : undefined;
   if (phone && agent.inAppBrowser !== '' && !agent.isBot) {
     // The app opened by its scheme gets the link's own parameters too (a referral code).
-    const deeplink = link.campaign.deeplink;
-    const appUrl = appSchemeUrl(deeplink === null ? null : withLinkParams(deeplink, params.linkParams));
+    const appUrl = appSchemeUrl(link.campaign.deeplink, params.linkParams);
     return { kind: 'in_app_page', platform: phone, storeUrl: location, appUrl };
   }
   return { kind: 'redirect', location };
