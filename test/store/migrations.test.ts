@@ -7,7 +7,7 @@ import path from 'node:path';
 import postgres from 'postgres';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { PG_MIGRATIONS } from '../../src/lib/paths.ts';
-import { migrateClickHouse, splitStatements } from '../../src/store/clickhouse/migrate.ts';
+import { CH_MIGRATION_LOCK_ID, migrateClickHouse, splitStatements } from '../../src/store/clickhouse/migrate.ts';
 import { claimRows, insertOutboxRows, readBatch, retakeStaleBatch } from '../../src/store/postgres/fact-outbox.ts';
 import { listMigrationFiles, migratePostgres } from '../../src/store/postgres/migrate.ts';
 import { createPool, type Sql } from '../../src/store/postgres/pool.ts';
@@ -335,6 +335,44 @@ describe('migrateClickHouse', () => {
       expect(Number(rows[0]?.n)).toBe(1);
     } finally {
       await Promise.all([a.end({ timeout: 5 }), b.end({ timeout: 5 })]);
+    }
+  });
+
+  it('when the lock is lost between statements (Postgres restarted), then the run stops before the next one and records nothing', async () => {
+    const ch = await testClickHouse();
+    const dir = await migrationsDir({
+      '9031_lock_lost.sql':
+        'CREATE TABLE IF NOT EXISTS mig_d (x UInt8) ENGINE = MergeTree ORDER BY x;\nINSERT INTO mig_d VALUES (1);\n',
+    });
+    const url = inject('databaseUrl');
+    const runner = createPool(url, 2);
+    const admin = createPool(url, 1);
+    // The first statement's command ends the backend holding the lock, as a Postgres restart would.
+    const cutting = new Proxy(ch, {
+      get(target, key, receiver) {
+        if (key !== 'command') {
+          return Reflect.get(target, key, receiver);
+        }
+        return async (arg: Parameters<typeof target.command>[0]) => {
+          const done = await target.command(arg);
+          if (arg.query.startsWith('CREATE TABLE IF NOT EXISTS mig_d')) {
+            await admin`SELECT pg_terminate_backend(pid) FROM pg_locks
+              WHERE locktype = 'advisory' AND granted AND objid = ${CH_MIGRATION_LOCK_ID}`;
+          }
+          return done;
+        };
+      },
+    });
+    try {
+      await expect(migrateClickHouse(cutting, dir, runner)).rejects.toThrow(/migration lock was lost/);
+
+      expect(await versionsIn(903)).toEqual([]);
+      const rows = await (await ch.query({ query: 'SELECT count() AS n FROM mig_d', format: 'JSONEachRow' })).json<{
+        n: string | number;
+      }>();
+      expect(Number(rows[0]?.n)).toBe(0);
+    } finally {
+      await Promise.all([runner.end({ timeout: 5 }), admin.end({ timeout: 5 })]);
     }
   });
 

@@ -16,7 +16,32 @@ export function splitStatements(text: string): string[] {
     .filter((s) => s.replace(/--.*$/gm, '').trim() !== '');
 }
 
-async function applyPending(ch: ClickHouseClient, dir: string, log?: Logger): Promise<string[]> {
+/**
+ * Throws unless the runner's connection still holds the migration lock. ClickHouse DDL runs outside
+ * Postgres, so a Postgres restart during a long migration (0019's copies) dropped the lock while the
+ * runner went on, and a process starting then could run the same migration beside it. A reserved
+ * connection that reconnected holds no lock either: the check reads this backend's own locks.
+ */
+async function assertStillLocked(conn: Sql): Promise<void> {
+  const lost = new Error(
+    'the ClickHouse migration lock was lost (Postgres restarted?); stopping so that no other runner applies it alongside. Start again.',
+  );
+  const [row] = await conn<{ held: boolean }[]>`
+    SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted AND pid = pg_backend_pid()
+      AND classid = 0 AND objid = ${CH_MIGRATION_LOCK_ID} AND objsubid = 1) AS held`.catch(() => {
+    throw lost;
+  });
+  if (!row?.held) {
+    throw lost;
+  }
+}
+
+async function applyPending(
+  ch: ClickHouseClient,
+  dir: string,
+  log?: Logger,
+  stillLocked: () => Promise<void> = async () => {},
+): Promise<string[]> {
   await ch.command({
     query: `CREATE TABLE IF NOT EXISTS schema_migrations (version UInt32, name String, applied_at DateTime DEFAULT now())
       ENGINE = MergeTree ORDER BY version`,
@@ -31,8 +56,10 @@ async function applyPending(ch: ClickHouseClient, dir: string, log?: Logger): Pr
       continue;
     }
     for (const statement of splitStatements(await readFile(m.file, 'utf8'))) {
+      await stillLocked();
       await ch.command({ query: statement });
     }
+    await stillLocked();
     await ch.insert({
       table: 'schema_migrations',
       values: [{ version: m.version, name: m.name }],
@@ -51,5 +78,7 @@ export async function migrateClickHouse(ch: ClickHouseClient, dir: string, sql?:
   if (!sql) {
     return applyPending(ch, dir, log);
   }
-  return withAdvisoryLock(sql, CH_MIGRATION_LOCK_ID, () => applyPending(ch, dir, log));
+  return withAdvisoryLock(sql, CH_MIGRATION_LOCK_ID, (conn) =>
+    applyPending(ch, dir, log, () => assertStillLocked(conn)),
+  );
 }

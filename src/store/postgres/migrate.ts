@@ -32,7 +32,8 @@ export async function withAdvisoryLock<T>(sql: Sql, lockId: number, fn: (conn: S
     try {
       return await fn(conn);
     } finally {
-      await conn`SELECT pg_advisory_unlock(${lockId})`;
+      // A connection that died took its lock with it; its error must not hide fn's.
+      await conn`SELECT pg_advisory_unlock(${lockId})`.catch(() => {});
     }
   } finally {
     conn.release();
