@@ -7,7 +7,7 @@ import { findCampaignById } from '../../store/postgres/campaigns.ts';
 import { findOutboxRow } from '../../store/postgres/fact-outbox.ts';
 import { findInstallForLookup, type InstallRecord } from '../../store/postgres/installs.ts';
 import type { Project } from '../../store/postgres/projects.ts';
-import { withLinkParams } from '../links/deeplink-params.ts';
+import { campaignDeeplink } from '../links/deeplink-params.ts';
 
 export type AttributionResult = {
   campaign_name: string | null;
@@ -78,7 +78,7 @@ export async function getAttributionResult(
   return {
     campaign_name: campaign?.name ?? null,
     display_id: campaign?.displayId ?? null,
-    deeplink: campaign && campaign.deeplink !== null ? withLinkParams(campaign.deeplink, install.linkParams) : null,
+    deeplink: campaignDeeplink(campaign, install.linkParams),
     domain_name: campaign?.domainName ?? null,
     ad_set_id: orNull(ad?.adSetId),
     ad_set_name: orNull(ad?.adSetName),

@@ -16,7 +16,7 @@ import type { Project } from '../../store/postgres/projects.ts';
 import { decisionRow, type RecordedDecision } from '../attribution/attribute-install.ts';
 import { type AttributionSettings, attributionSettings } from '../attribution/settings.ts';
 import { campaignFromLink } from '../campaigns/parse-link.ts';
-import { linkParamsOfUrl, withLinkParams } from '../links/deeplink-params.ts';
+import { campaignDeeplink, linkParamsOfUrl } from '../links/deeplink-params.ts';
 import { takeCampaignLink } from './campaign-link.ts';
 
 export type DeeplinkAnswer = { deeplink: string; is_linkrunner: boolean; processing: boolean };
@@ -133,10 +133,7 @@ export async function handleDeeplink(
     return { deeplink: input.deeplinkUrl, is_linkrunner: false, processing: false };
   }
   // The link's own parameters (a referral code) ride on the deeplink, as attribution-data's do.
-  const deeplink =
-    campaign.deeplink === null
-      ? input.deeplinkUrl
-      : withLinkParams(campaign.deeplink, linkParamsOfUrl(input.deeplinkUrl));
+  const deeplink = campaignDeeplink(campaign, linkParamsOfUrl(input.deeplinkUrl)) ?? input.deeplinkUrl;
   const install = await findInstall(deps.sql, project.id, input.installInstanceId);
   if (!install) {
     return { deeplink, is_linkrunner: true, processing: false };

@@ -9,7 +9,7 @@ import { isoSeconds } from '../../lib/time.ts';
 import { findCampaignById } from '../../store/postgres/campaigns.ts';
 import { findInstall, type InstallRecord } from '../../store/postgres/installs.ts';
 import type { Project } from '../../store/postgres/projects.ts';
-import { withLinkParams } from '../links/deeplink-params.ts';
+import { campaignDeeplink } from '../links/deeplink-params.ts';
 
 export type CampaignData = {
   id: string;
@@ -52,7 +52,7 @@ async function answerFor(
   return {
     pending: false,
     data: {
-      deeplink: campaign.deeplink === null ? null : withLinkParams(campaign.deeplink, install.linkParams),
+      deeplink: campaignDeeplink(campaign, install.linkParams),
       campaign_data: {
         id: campaign.displayId,
         name: campaign.name,

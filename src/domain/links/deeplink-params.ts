@@ -42,6 +42,12 @@ export function withLinkParams(deeplink: string, params: string): string {
   return `${noHash}${sep}${extra.join('&')}${hash}`;
 }
 
+/** A campaign's deeplink with the winning link's parameters; null when the campaign has none. */
+export function campaignDeeplink(campaign: { deeplink: string | null } | undefined, params: string): string | null {
+  const deeplink = campaign?.deeplink ?? null;
+  return deeplink === null ? null : withLinkParams(deeplink, params);
+}
+
 /** The link parameters of a campaign link given as text (an init link: host with or without scheme); '' when unreadable. */
 export function linkParamsOfUrl(link: string): string {
   const text = link.trim();

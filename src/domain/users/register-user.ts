@@ -17,7 +17,7 @@ import type { Project } from '../../store/postgres/projects.ts';
 import { tieInstallToUser, upsertAppUser } from '../../store/postgres/users.ts';
 import { queueDeliveries } from '../deliveries/queue-deliveries.ts';
 import { findInstallPlatformBatched } from '../events/resolve-registered-user.ts';
-import { withLinkParams } from '../links/deeplink-params.ts';
+import { campaignDeeplink } from '../links/deeplink-params.ts';
 import { recordSkanActivity } from '../skan/record-skan-activity.ts';
 
 export type UserDetails = {
@@ -117,7 +117,6 @@ export async function registerUser(
     install.attributionStatus === 'decided' && install.campaignId
       ? await findCampaignById(deps.sql, project.id, install.campaignId)
       : undefined;
-  const deeplink =
-    campaign && campaign.deeplink !== null ? withLinkParams(campaign.deeplink, install.linkParams) : null;
+  const deeplink = campaignDeeplink(campaign, install.linkParams);
   return { deeplink, trigger: created };
 }
