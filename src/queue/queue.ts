@@ -48,6 +48,8 @@ export interface JobQueue {
    */
   enqueueOrHold(name: QueueName, payload: unknown, jobId: string): Promise<void>;
   startWorkers(handlers: Record<QueueName, JobHandler>): Promise<void>;
+  /** True once close() began: a job working through a list stops between items (deliveries). */
+  readonly closing: boolean;
   close(): Promise<void>;
 }
 
@@ -58,6 +60,7 @@ export function createBullQueue(
   optionsFor: OptionsFor = queueOptions,
 ): JobQueue {
   const queues = new Map<QueueName, Queue>();
+  let closing = false;
   const workers: Worker[] = [];
   const queueFor = (name: QueueName): Queue => {
     let q = queues.get(name);
@@ -128,7 +131,11 @@ export function createBullQueue(
         workers.push(w);
       }
     },
+    get closing() {
+      return closing;
+    },
     async close() {
+      closing = true;
       holder.close();
       await Promise.all(workers.map((w) => w.close()));
       await Promise.all([...queues.values()].map((q) => q.close()));
@@ -218,6 +225,9 @@ export function createInProcessQueue(log: Logger, optionsFor: OptionsFor = queue
       for (const name of Object.keys(h)) {
         drain(name as QueueName);
       }
+    },
+    get closing() {
+      return closed;
     },
     async close() {
       closed = true;

@@ -27,7 +27,7 @@ const WEBHOOK_BATCH_LIMIT = 10;
 export const META_MAX_AGE_MS = 7 * 24 * 3600 * 1000 - 60_000;
 const LEASE_MS = 60_000;
 
-export type DeliverDeps = Pick<Deps, 'sql' | 'ch' | 'config' | 'now' | 'log'>;
+export type DeliverDeps = Pick<Deps, 'sql' | 'ch' | 'config' | 'now' | 'log'> & Partial<Pick<Deps, 'queue'>>;
 export type DeliverJob = { projectId: string; destination: string };
 export type BatchOutcome = { claimed: number; sent: number; stale: number; dead: number; retry: boolean };
 
@@ -109,9 +109,11 @@ async function deliverMeta(deps: DeliverDeps, job: DeliverJob, rows: Delivery[])
 }
 
 /**
- * Rows one by one. After a timeout or a network failure (no status: the endpoint hangs or is away)
- * the rest are given back untried instead of waiting 5 s each: the job ends (and retries with
- * backoff) within one timeout, and rows that were never sent do not use up their attempts.
+ * Rows one by one, in order. After a failure to retry (a timeout, a network failure, a 5xx or 429)
+ * the rest are given back untried: after a timeout they would wait 5 s each; after a quick 5xx a
+ * later row would land before the failed one (a held sign-up before its install's notification,
+ * which README orders first). The job ends and retries with backoff, and rows that were never sent
+ * do not use up their attempts.
  */
 async function deliverWebhooks(deps: DeliverDeps, job: DeliverJob, claimed: Delivery[]): Promise<BatchOutcome> {
   const rows = await settleHeldDeliveries(deps, job, claimed, deps.now());
@@ -123,6 +125,16 @@ async function deliverWebhooks(deps: DeliverDeps, job: DeliverJob, claimed: Deli
     retry: false,
   };
   for (const [i, row] of rows.entries()) {
+    if (i > 0 && deps.queue?.closing) {
+      // Shutting down: shutdown waits only so long for a job (QUEUE_CLOSE_MS), and a row answered
+      // after the stores closed stays leased unrecorded, to be POSTed again by another worker.
+      await releaseDeliveries(
+        deps.sql,
+        rows.slice(i).map((d) => d.id),
+      );
+      out.retry = true;
+      break;
+    }
     const startedAtMs = deps.now();
     const result = await sendWebhook(deps, job.destination, row, startedAtMs);
     const r = await record(deps, job, [row], result, startedAtMs);
@@ -130,7 +142,7 @@ async function deliverWebhooks(deps: DeliverDeps, job: DeliverJob, claimed: Deli
     out.dead += r.dead;
     out.retry ||= r.retry;
     const rest = rows.slice(i + 1);
-    if (result.outcome === 'retry' && result.httpStatus === 0 && rest.length > 0) {
+    if (result.outcome === 'retry' && rest.length > 0) {
       await releaseDeliveries(
         deps.sql,
         rest.map((d) => d.id),
