@@ -45,9 +45,12 @@ let stopping = false;
 /** Runs one CLI command; returns the process exit code. */
 export async function runCli(argv: string[], env: Record<string, string | undefined> = process.env, io = defaultIo) {
   const found = findCommand(argv);
-  if (!found || argv.includes('--help') || argv.includes('-h')) {
-    (found ? io.out : io.err)(HELP);
-    return found ? 0 : 2;
+  // Asked for (`--help` alone too), the help is the answer: stdout, exit 0. Without a command it
+  // is the usage error's explanation: stderr, exit 2.
+  const asked = argv.includes('--help') || argv.includes('-h');
+  if (!found || asked) {
+    (asked ? io.out : io.err)(HELP);
+    return asked ? 0 : 2;
   }
   let flags: Flags;
   try {

@@ -495,6 +495,23 @@ describe('bad invocations', () => {
     expect(r.code).toBe(0);
     expect(r.out).toContain('usage: npm run cli -- <command>');
   });
+
+  it.each([['--help'], ['-h']])(
+    'when %s is given alone (README: `npm run cli -- --help`), then the usage is on stdout and it exits 0',
+    async (flag) => {
+      const r = await cli(flag);
+
+      expect([r.code, r.err]).toEqual([0, '']);
+      expect(r.out).toContain('usage: npm run cli -- <command>');
+    },
+  );
+
+  it('when no command is given, then the usage is on stderr and it exits 2', async () => {
+    const r = await cli();
+
+    expect([r.code, r.out]).toEqual([2, '']);
+    expect(r.err).toContain('usage: npm run cli -- <command>');
+  });
 });
 
 describe('package bin (bin/attribution.mjs)', () => {
