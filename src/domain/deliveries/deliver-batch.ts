@@ -124,15 +124,19 @@ async function deliverWebhooks(deps: DeliverDeps, job: DeliverJob, claimed: Deli
     dead: claimed.length - rows.length,
     retry: false,
   };
+  // Rows given back stay due: the job's retry with backoff (or another worker) picks them up.
+  const giveBack = async (rest: Delivery[]) => {
+    await releaseDeliveries(
+      deps.sql,
+      rest.map((d) => d.id),
+    );
+    out.retry = true;
+  };
   for (const [i, row] of rows.entries()) {
     if (i > 0 && deps.queue?.closing) {
       // Shutting down: shutdown waits only so long for a job (QUEUE_CLOSE_MS), and a row answered
       // after the stores closed stays leased unrecorded, to be POSTed again by another worker.
-      await releaseDeliveries(
-        deps.sql,
-        rows.slice(i).map((d) => d.id),
-      );
-      out.retry = true;
+      await giveBack(rows.slice(i));
       break;
     }
     const startedAtMs = deps.now();
@@ -141,14 +145,8 @@ async function deliverWebhooks(deps: DeliverDeps, job: DeliverJob, claimed: Deli
     out.sent += r.sent;
     out.dead += r.dead;
     out.retry ||= r.retry;
-    const rest = rows.slice(i + 1);
-    if (result.outcome === 'retry' && rest.length > 0) {
-      await releaseDeliveries(
-        deps.sql,
-        rest.map((d) => d.id),
-      );
-      // Still due, and the endpoint failing: the job's retry with backoff picks them up.
-      out.retry = true;
+    if (result.outcome === 'retry' && i < rows.length - 1) {
+      await giveBack(rows.slice(i + 1));
       break;
     }
   }
