@@ -3,7 +3,7 @@
 // advisory lock (every process shares Postgres); each statement is written to be re-runnable.
 import { readFile } from 'node:fs/promises';
 import type { Logger } from 'pino';
-import { listMigrationFiles, withAdvisoryLock } from '../postgres/migrate.ts';
+import { assertLockHeld, listMigrationFiles, withAdvisoryLock } from '../postgres/migrate.ts';
 import type { Sql } from '../postgres/pool.ts';
 import type { ClickHouseClient } from './client.ts';
 
@@ -16,25 +16,12 @@ export function splitStatements(text: string): string[] {
     .filter((s) => s.replace(/--.*$/gm, '').trim() !== '');
 }
 
-/**
- * Throws unless the runner's connection still holds the migration lock. ClickHouse DDL runs outside
- * Postgres, so a Postgres restart during a long migration (0019's copies) dropped the lock while the
- * runner went on, and a process starting then could run the same migration beside it. A reserved
- * connection that reconnected holds no lock either: the check reads this backend's own locks.
- */
-async function assertStillLocked(conn: Sql): Promise<void> {
-  const lost = new Error(
-    'the ClickHouse migration lock was lost (Postgres restarted?); stopping so that no other runner applies it alongside. Start again.',
-  );
-  const [row] = await conn<{ held: boolean }[]>`
-    SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted AND pid = pg_backend_pid()
-      AND classid = 0 AND objid = ${CH_MIGRATION_LOCK_ID} AND objsubid = 1) AS held`.catch(() => {
-    throw lost;
-  });
-  if (!row?.held) {
-    throw lost;
-  }
-}
+// ClickHouse DDL runs outside Postgres: a Postgres restart during a long migration (0019's copies)
+// dropped the lock while the runner went on, and a process starting then could run the same
+// migration beside it. So the runner checks, before each statement and before recording, that it
+// still holds the lock.
+const LOCK_LOST =
+  'the ClickHouse migration lock was lost (Postgres restarted?); stopping so that no other runner applies it alongside. Start again.';
 
 async function applyPending(
   ch: ClickHouseClient,
@@ -79,6 +66,6 @@ export async function migrateClickHouse(ch: ClickHouseClient, dir: string, sql?:
     return applyPending(ch, dir, log);
   }
   return withAdvisoryLock(sql, CH_MIGRATION_LOCK_ID, (conn) =>
-    applyPending(ch, dir, log, () => assertStillLocked(conn)),
+    applyPending(ch, dir, log, () => assertLockHeld(conn, CH_MIGRATION_LOCK_ID, LOCK_LOST)),
   );
 }

@@ -40,6 +40,21 @@ export async function withAdvisoryLock<T>(sql: Sql, lockId: number, fn: (conn: S
   }
 }
 
+/**
+ * Throws `lostMessage` unless `conn` still holds advisory lock `lockId` (from withAdvisoryLock). Work
+ * done outside Postgres under the lock (ClickHouse migrations) must check: a Postgres restart drops
+ * the lock while the work goes on, and a reserved connection that reconnected holds none, so the
+ * check reads this backend's own locks (a bigint key shows as classid 0, objid, objsubid 1).
+ */
+export async function assertLockHeld(conn: Sql, lockId: number, lostMessage: string): Promise<void> {
+  const rows = await conn<{ held: boolean }[]>`
+    SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted AND pid = pg_backend_pid()
+      AND classid = 0 AND objid = ${lockId} AND objsubid = 1) AS held`.catch(() => []);
+  if (!rows[0]?.held) {
+    throw new Error(lostMessage);
+  }
+}
+
 export async function migratePostgres(sql: Sql, dir: string, log?: Logger): Promise<string[]> {
   const files = await listMigrationFiles(dir, '.sql');
   return withAdvisoryLock(sql, MIGRATION_LOCK_ID, async (sql) => {
