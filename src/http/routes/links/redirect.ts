@@ -69,17 +69,23 @@ async function answer(deps: Deps, req: FastifyRequest, reply: FastifyReply, disp
 export function registerRedirectRoutes(app: FastifyInstance, deps: Deps): void {
   // HEAD of a link is the same answer without a body, never counted (app.ts: routes opt in).
   const head = { exposeHeadRoute: true };
+  // Whether `/<id>` is a fixed GET route (/docs, /openapi.json, …). hasRoute reads `:`, `*` and `(`
+  // as route syntax; such an id names no fixed route anyway.
+  const fixedRoute = (id: string) => /^[\w.~-]+$/.test(id) && app.hasRoute({ method: 'GET', url: `/${id}` });
   app.get('/', head, (req, reply) => answer(deps, req, reply, firstString((req.query as Record<string, unknown>)?.c)));
-  app.get<{ Params: { display_id: string } }>('/:display_id', head, (req, reply) =>
-    answer(deps, req, reply, req.params.display_id),
-  );
+  app.get<{ Params: { display_id: string } }>('/:display_id', head, (req, reply) => {
+    // A fixed route without HEAD of its own (/docs) answers HEAD as any other path does, not as a link.
+    if (req.method === 'HEAD' && fixedRoute(req.params.display_id)) {
+      return reply.callNotFound();
+    }
+    return answer(deps, req, reply, req.params.display_id);
+  });
   // `/<display_id>/` is the same link (the list's link filter reads it so, and editors and
   // shorteners add the slash); it answered a JSON 404. Only for this route: `/healthz/` and the
   // other fixed routes keep their not-found answer rather than becoming a link lookup.
   app.get<{ Params: { display_id: string } }>('/:display_id/', head, (req, reply) => {
     const id = req.params.display_id;
-    // hasRoute reads `:`, `*` and `(` as route syntax; such an id names no fixed route anyway.
-    if (/^[\w.~-]+$/.test(id) && app.hasRoute({ method: 'GET', url: `/${id}` })) {
+    if (fixedRoute(id)) {
       return reply.callNotFound();
     }
     return answer(deps, req, reply, id);
