@@ -116,14 +116,8 @@ async function deliverMeta(deps: DeliverDeps, job: DeliverJob, rows: Delivery[])
  * do not use up their attempts.
  */
 async function deliverWebhooks(deps: DeliverDeps, job: DeliverJob, claimed: Delivery[]): Promise<BatchOutcome> {
-  const rows = await settleHeldDeliveries(deps, job, claimed, deps.now());
-  const out: BatchOutcome = {
-    claimed: claimed.length,
-    sent: 0,
-    stale: 0,
-    dead: claimed.length - rows.length,
-    retry: false,
-  };
+  const { rows, dead } = await settleHeldDeliveries(deps, job, claimed, deps.now());
+  const out: BatchOutcome = { claimed: claimed.length, sent: 0, stale: 0, dead, retry: false };
   // Rows given back stay due: the job's retry with backoff (or another worker) picks them up.
   const giveBack = async (rest: Delivery[]) => {
     await releaseDeliveries(
@@ -141,6 +135,9 @@ async function deliverWebhooks(deps: DeliverDeps, job: DeliverJob, claimed: Deli
     }
     const startedAtMs = deps.now();
     const result = await sendWebhook(deps, job.destination, row, startedAtMs);
+    if (!result) {
+      continue;
+    }
     const r = await record(deps, job, [row], result, startedAtMs);
     out.sent += r.sent;
     out.dead += r.dead;

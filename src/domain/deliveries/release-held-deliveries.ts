@@ -1,12 +1,18 @@
 // The install's attribution is decided: sign-up webhooks written while it was pending get the
 // decided campaign fields and go out right after the install's own webhook (called in the
-// decision's transaction, after the install webhook is queued, so their ids come after its).
+// decision's transaction, after the install webhook is queued, so their ids come after its; or by
+// the delivery job for rows it claimed whose hold ended, see settle-held-deliveries.ts).
 import { findDeliveryContext } from '../../store/postgres/delivery-context.ts';
 import { hasHeldRows, releaseHeldRows } from '../../store/postgres/held-deliveries.ts';
 import type { Sql } from '../../store/postgres/pool.ts';
 import { webhookAttribution } from './webhook-body.ts';
 
-export async function releaseHeldDeliveries(tx: Sql, projectId: string, installInstanceId: string): Promise<number> {
+export async function releaseHeldDeliveries(
+  tx: Sql,
+  projectId: string,
+  installInstanceId: string,
+  claimedIds: readonly string[] = [],
+): Promise<number> {
   if (!(await hasHeldRows(tx, projectId, installInstanceId))) {
     return 0;
   }
@@ -14,5 +20,5 @@ export async function releaseHeldDeliveries(tx: Sql, projectId: string, installI
   if (ctx?.attributionStatus !== 'decided') {
     return 0;
   }
-  return releaseHeldRows(tx, projectId, installInstanceId, webhookAttribution(ctx));
+  return releaseHeldRows(tx, projectId, installInstanceId, webhookAttribution(ctx), claimedIds);
 }

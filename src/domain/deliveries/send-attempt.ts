@@ -1,5 +1,5 @@
 // One HTTP attempt of a delivery, classified the way every outgoing delivery retries:
-// 2xx sent; 5xx, 429, a timeout or a network failure retried later; any other 4xx never retried
+// 2xx sent; 5xx, 429, 408, a timeout or a network failure retried later; any other 4xx never retried
 // (the request itself is wrong); a redirect or a URL that cannot be sent is not retried
 // (misconfiguration). The status decides: the answer's body only fills the log (and Meta's
 // events_received check), so a long body is cut at RESPONSE_MAX_BYTES, never a failure.

@@ -5,7 +5,7 @@ import { createHmac } from 'node:crypto';
 import type { Deps } from '../../deps.ts';
 import { decryptSecret, loadSecretsKey } from '../../lib/secrets.ts';
 import { findWebhook } from '../../store/postgres/connections.ts';
-import type { Delivery } from '../../store/postgres/deliveries.ts';
+import { type Delivery, isPending } from '../../store/postgres/deliveries.ts';
 import { type AttemptResult, sendAttempt } from './send-attempt.ts';
 
 export const WEBHOOK_TIMEOUT_MS = 5000;
@@ -18,13 +18,21 @@ export function signWebhook(secret: string, timestampS: number, body: string): s
   return `t=${timestampS},v1=${mac}`;
 }
 
+/**
+ * Undefined when the row is gone since the job claimed it: a user deletion removes the user's rows
+ * (their bodies hold the user's fields), and a batch POSTs its rows one by one for up to 5 s each,
+ * so each row is looked for right before its POST.
+ */
 export async function sendWebhook(
   deps: Pick<Deps, 'sql' | 'config'>,
   destination: string,
   row: Delivery,
   nowMs: number,
-): Promise<AttemptResult> {
+): Promise<AttemptResult | undefined> {
   const hook = await findWebhook(deps.sql, destination.slice('webhook:'.length));
+  if (!(await isPending(deps.sql, row.id))) {
+    return undefined;
+  }
   if (!hook || hook.projectId !== row.projectId) {
     return { outcome: 'dead', httpStatus: 0, latencyMs: 0, summary: 'webhook removed or inactive' };
   }

@@ -1,26 +1,29 @@
 // Claimed webhook rows still held for their install's attribution: their hour of waiting ended
-// before a decision released them (release-held-deliveries.ts). An install decided meanwhile (a
-// replayed dead row, or a release that skipped a leased row) gets its campaign fields now and is
-// sent; one still undecided is not sent with a made-up attribution: the row ends dead with the
-// reason, logged like an attempt and listed by `deliveries dead-letters`. It stays held: a decision
-// made later still releases it (release-held-deliveries.ts), after the install's own webhook.
+// before a decision released them (release-held-deliveries.ts). None is sent in this batch. Each is
+// settled in a transaction holding the install's row, so a decision in flight either committed
+// before (the row is released as the decision would have: new id, after the install's own
+// webhook, due at once; sending it in place put the sign-up first) or waits until the row is
+// ended. A row whose install is still undecided is not sent with a made-up attribution: it ends
+// dead with the reason, logged like an attempt and listed by `deliveries dead-letters`. It stays
+// held, and a decision made later still releases it (it could not slip between the read and the
+// ending: the row went dead, unsent for good, when a decision committed between them).
 import type { Deps } from '../../deps.ts';
 import type { Delivery } from '../../store/postgres/deliveries.ts';
 import { finishDeliveries } from '../../store/postgres/deliveries.ts';
-import { findDeliveryContext } from '../../store/postgres/delivery-context.ts';
-import { fillHeldRow } from '../../store/postgres/held-deliveries.ts';
+import { lockInstallRow } from '../../store/postgres/held-deliveries.ts';
+import { asSql } from '../../store/postgres/pool.ts';
 import { logAttempt } from './log-attempt.ts';
-import { webhookAttribution } from './webhook-body.ts';
+import { releaseHeldDeliveries } from './release-held-deliveries.ts';
 
 export const UNDECIDED_REASON = "not sent: the install's attribution was not decided within an hour";
 
-/** The rows to send (held ones filled); rows of undecided installs are ended dead. */
+/** The rows to send now and how many held ones ended dead (released ones go out in a later batch). */
 export async function settleHeldDeliveries(
   deps: Pick<Deps, 'sql' | 'ch' | 'log'>,
   job: { projectId: string; destination: string },
   rows: Delivery[],
   nowMs: number,
-): Promise<Delivery[]> {
+): Promise<{ rows: Delivery[]; dead: number }> {
   const out: Delivery[] = [];
   const undecided: string[] = [];
   for (const row of rows) {
@@ -28,19 +31,23 @@ export async function settleHeldDeliveries(
       out.push(row);
       continue;
     }
-    const ctx = row.installInstanceId
-      ? await findDeliveryContext(deps.sql, row.projectId, row.installInstanceId, null)
-      : undefined;
-    if (ctx?.attributionStatus === 'decided') {
-      const attribution = webhookAttribution(ctx);
-      await fillHeldRow(deps.sql, row.id, attribution);
-      out.push({ ...row, held: false, payload: { ...row.payload, ...attribution } });
-    } else {
+    const install = row.installInstanceId;
+    const released = await deps.sql.begin(async (txh) => {
+      const tx = asSql(txh);
+      if (install) {
+        await lockInstallRow(tx, row.projectId, install);
+        if ((await releaseHeldDeliveries(tx, row.projectId, install, [row.id])) > 0) {
+          return true;
+        }
+      }
+      await finishDeliveries(tx, [row.id], 'dead', UNDECIDED_REASON, new Date(nowMs));
+      return false;
+    });
+    if (!released) {
       undecided.push(row.id);
     }
   }
   if (undecided.length > 0) {
-    await finishDeliveries(deps.sql, undecided, 'dead', UNDECIDED_REASON, new Date(nowMs));
     deps.log.warn(
       { destination: job.destination, deliveryIds: undecided },
       'webhook held past its install attribution',
@@ -56,5 +63,5 @@ export async function settleHeldDeliveries(
       response: UNDECIDED_REASON,
     });
   }
-  return out;
+  return { rows: out, dead: undecided.length };
 }

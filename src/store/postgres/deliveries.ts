@@ -160,6 +160,12 @@ export async function retryDeliveries(
   return rows.filter((r) => r.status === 'dead').length;
 }
 
+/** Whether the row is still there to send (not deleted with its user, not ended meanwhile). */
+export async function isPending(sql: Sql, id: string): Promise<boolean> {
+  const rows = await sql`SELECT 1 FROM deliveries WHERE id = ${id}::bigint AND status = 'pending'`;
+  return rows.length > 0;
+}
+
 /** Claimed rows given back unsent and untried (no attempt counted): due again at once. */
 export async function releaseDeliveries(sql: Sql, ids: string[]): Promise<void> {
   if (ids.length === 0) {

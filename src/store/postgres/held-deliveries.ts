@@ -15,26 +15,28 @@ export async function hasHeldRows(sql: Sql, projectId: string, installInstanceId
  * The install is decided: its held rows get the attribution fields and are due at once. Each gets a
  * new id, taken after the ids of the rows the decision queued (the install webhook), because a
  * destination's rows are sent in id order: the install before its sign-up. Rows a job holds a
- * lease on (their hold ended) are left to that job; rows that went dead because the install was
- * still undecided when their hold ended (settle-held-deliveries.ts) are due again, untried.
- * Returns how many rows were released.
+ * lease on (their hold ended) are left to that job, except `claimedIds`, the calling job's own;
+ * rows that went dead because the install was still undecided when their hold ended
+ * (settle-held-deliveries.ts) are due again, untried. Returns how many rows were released.
  */
 export async function releaseHeldRows(
   sql: Sql,
   projectId: string,
   installInstanceId: string,
   attribution: Record<string, unknown>,
+  claimedIds: readonly string[] = [],
 ): Promise<number> {
   const rows = await sql`
     UPDATE deliveries d SET id = n.new_id, payload = d.payload || ${sql.json(attribution as never)},
       held_for_attribution = false, next_attempt_at = now(), status = 'pending', attempts = 0, last_error = NULL,
-      finished_at = NULL
+      finished_at = NULL, lease_until = NULL
     FROM (
       SELECT h.id, nextval(pg_get_serial_sequence('deliveries', 'id')) AS new_id
       FROM (
         SELECT id FROM deliveries
         WHERE project_id = ${projectId} AND install_instance_id = ${installInstanceId} AND held_for_attribution
-          AND (status = 'dead' OR (status = 'pending' AND (lease_until IS NULL OR lease_until < now())))
+          AND (status = 'dead' OR (status = 'pending' AND (lease_until IS NULL OR lease_until < now()))
+            OR id = ANY(${claimedIds as string[]}::bigint[]))
         ORDER BY id FOR UPDATE) h
       ORDER BY h.id) n
     WHERE d.id = n.id
@@ -42,9 +44,11 @@ export async function releaseHeldRows(
   return rows.length;
 }
 
-/** A claimed row whose hold ended after its install was decided: the attribution fields, filled. */
-export async function fillHeldRow(sql: Sql, id: string, attribution: Record<string, unknown>): Promise<void> {
-  await sql`
-    UPDATE deliveries SET payload = payload || ${sql.json(attribution as never)}, held_for_attribution = false
-    WHERE id = ${id}::bigint AND held_for_attribution`;
+/**
+ * Waits for a decision of the install in flight and keeps one from committing until the caller's
+ * transaction ends (the decision UPDATEs the install's row, so a share lock on it serialises them).
+ */
+export async function lockInstallRow(tx: Sql, projectId: string, installInstanceId: string): Promise<void> {
+  await tx`
+    SELECT 1 FROM installs WHERE project_id = ${projectId} AND install_instance_id = ${installInstanceId} FOR SHARE`;
 }
