@@ -8,6 +8,7 @@ import { ipRateLimit } from './http/rate-limit.ts';
 import { registerClientRoutes } from './http/routes/client/client.ts';
 import { registerLinkRoutes } from './http/routes/links/links.ts';
 import { isLinkShaped, sendLinkNotFound } from './http/routes/links/redirect.ts';
+import { registerMcpRoutes } from './http/routes/mcp/mcp.ts';
 import { registerHealthRoutes } from './http/routes/ops/health.ts';
 import { registerAttributedUsersRoute } from './http/routes/v1/attributed-users.ts';
 import { registerAttributionResultRoute } from './http/routes/v1/attribution-result.ts';
@@ -18,6 +19,7 @@ import { registerReportingRoute } from './http/routes/v1/reporting.ts';
 import { registerServerCaptureRoutes } from './http/routes/v1/server-capture.ts';
 import { registerSkanSchemaRoutes } from './http/routes/v1/skan-schema.ts';
 import { registerSpendRoute } from './http/routes/v1/spend.ts';
+import { registerRevenueCatWebhook } from './http/routes/webhooks/revenuecat.ts';
 
 /** A hop count trusts that many proxies in front of us (what Fastify documents for a number). */
 function trustProxyOption(
@@ -113,6 +115,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   registerDocsRoutes(app);
   registerLinkRoutes(app, deps);
   await registerClientRoutes(app, deps);
+  await registerMcpRoutes(app, deps);
+  registerRevenueCatWebhook(app, deps);
   await app.register(
     async (v1) => {
       v1.addHook('onRequest', ipRateLimit(deps));

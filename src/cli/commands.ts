@@ -14,6 +14,7 @@ import { DELIVERY_COMMANDS } from './delivery-commands.ts';
 import { FACT_COMMANDS } from './fact-commands.ts';
 import type { FlagSpec, Flags } from './flags.ts';
 import { SETUP_COMMANDS } from './setup-commands.ts';
+import { MCP_COMMANDS } from './mcp-commands.ts';
 import { SKAN_COMMANDS } from './skan-commands.ts';
 import { SPEND_COMMANDS } from './spend-commands.ts';
 import { table } from './table.ts';
@@ -234,6 +235,7 @@ COMMANDS.push(...FACT_COMMANDS);
 COMMANDS.push(...DELIVERY_COMMANDS);
 COMMANDS.push(...SKAN_COMMANDS);
 COMMANDS.push(...UNINSTALL_COMMANDS);
+COMMANDS.push(...MCP_COMMANDS);
 
 COMMANDS.push({
   path: ['projects', 'set-billing'],

@@ -143,6 +143,24 @@ export const MSG = {
   searchTooLong: (max: number) => `search must be at most ${max} characters.`,
   tooManyEventNames: (field: string, max: number) => `${field} may list at most ${max} names.`,
   repeatedReportParameter: (field: string) => `${field} must be given at most once.`,
+  // MCP server (/mcp/<token>; product-notes "MCP"; the envelope texts are ours, the JSON-RPC error
+  // messages are JSON-RPC 2.0's own names for its codes)
+  mcpTokenInvalid: 'MCP token invalid or revoked.',
+  mcpOriginForbidden: 'Origin not allowed for the MCP endpoint.',
+  mcpPostOnly: 'Method not allowed. POST JSON-RPC messages to this MCP endpoint; it opens no event stream.',
+  rpcParseError: 'Parse error',
+  rpcInvalidRequest: 'Invalid Request',
+  rpcMethodNotFound: 'Method not found',
+  rpcInvalidParams: 'Invalid params',
+  rpcBatchNotAllowed: (version: string) =>
+    `Invalid Request: protocol version ${clip(version)} takes one JSON-RPC message per POST, not a batch.`,
+  rpcInitializeInBatch: 'Invalid Request: initialize must not be part of a batch.',
+  rpcUnsupportedVersion: (version: string) => `Bad Request: unsupported MCP-Protocol-Version '${clip(version)}'.`,
+  rpcUnknownTool: (name: string) => `Unknown tool: ${clip(name)}`,
+  mcpToolArguments: (problems: string) => `Invalid arguments: ${clip(problems)}`,
+  mcpLookupRequired: 'Give one of user_id, device_identifier or install_instance_id.',
+  mcpBillingPeriod: 'Give either month (YYYY-MM) or from and to (YYYY-MM-DD), not both.',
+  mcpInvalidMonth: (v: string) => `Invalid month '${clip(v)}'. Use YYYY-MM.`,
   // spend (texts are ours)
   spendRowsInvalid: 'rows must be an array of 1 to 10,000 spend rows.',
   spendSaved: (accepted: number, unchanged: number, rejected: number) =>
@@ -158,4 +176,20 @@ export const MSG = {
   mappingsInvalid: 'mappings must be an array of 1 to 100 objects {kind, name, to}.',
   mappingInvalid: (index: number, problem: string) => `Invalid mapping at index ${index}: ${clip(problem)}`,
   mappingsSaved: (n: number) => `${n} event mapping(s) saved.`,
+  // RevenueCat connection and inbound webhook (product notes "RevenueCat"; texts are ours)
+  revenueCatTokenCreated: 'RevenueCat authorization token created. Paste it into the webhook settings in RevenueCat.',
+  revenueCatTokenRotated:
+    'RevenueCat authorization token rotated. Paste it into the webhook settings in RevenueCat; the previous token no longer works.',
+  revenueCatConnected: 'RevenueCat authorization token is set.',
+  revenueCatNotConnected: 'No RevenueCat authorization token is set for this project.',
+  revenueCatTokenRemoved: 'RevenueCat authorization token removed.',
+  revenueCatNothingRemoved: 'No RevenueCat authorization token was set; nothing was removed.',
+  revenueCatEventRequired: 'event must be an object.',
+  revenueCatFieldInvalid: (field: string, rule: string) => `event.${field} must be ${rule}.`,
+  revenueCatRefundCaptured: 'Refund captured successfully',
+  revenueCatSandbox: 'Event not stored: sandbox purchases are not counted.',
+  revenueCatTest: 'Test event received; nothing was stored.',
+  revenueCatNotAPayment: (type: string) => `Event not stored: ${clip(type)} events are not payments.`,
+  revenueCatCurrency: (currency: string) =>
+    `Event not stored: its amount cannot be given in the project currency ${clip(currency)}.`,
 } as const;

@@ -7,7 +7,9 @@ import { z } from 'zod';
 import { CLIENT_OPERATIONS } from './openapi-client.ts';
 import { COMMERCE_OPERATIONS } from './openapi-commerce.ts';
 import { LINK_OPERATIONS, OPS_OPERATIONS } from './openapi-links.ts';
+import { MCP_OPERATIONS } from './openapi-mcp.ts';
 import { ERROR_ENVELOPE_JSON } from './openapi-responses.ts';
+import { REVENUECAT_OPERATIONS } from './openapi-revenuecat.ts';
 import { V1_OPERATIONS } from './openapi-v1.ts';
 
 /**
@@ -26,17 +28,21 @@ export type Operation = {
   body?: z.ZodType;
   /**
    * serviceKey (the default): the `service-key` (or `linkrunner-key`) header. bodyToken: client
-   * routes, the project token in the JSON body. none: links, well-known files and the operations endpoints.
+   * routes, the project token in the JSON body. revenueCatToken: the RevenueCat webhook, the
+   * project's RevenueCat token in the Authorization header. none: links, well-known files and the
+   * operations endpoints.
    */
-  auth?: 'serviceKey' | 'bodyToken' | 'none';
+  auth?: 'serviceKey' | 'bodyToken' | 'revenueCatToken' | 'none';
   responses: Record<string, Response>;
 };
 
 export const OPERATIONS: Operation[] = [
   ...V1_OPERATIONS,
+  ...REVENUECAT_OPERATIONS,
   ...CLIENT_OPERATIONS,
   ...COMMERCE_OPERATIONS,
   ...LINK_OPERATIONS,
+  ...MCP_OPERATIONS,
   ...OPS_OPERATIONS,
 ];
 
@@ -89,6 +95,7 @@ function response(op: Operation, code: string, r: Response): Json {
 const SECURITY: Record<NonNullable<Operation['auth']>, unknown[]> = {
   serviceKey: [{ serviceKey: [] }, { linkrunnerKey: [] }],
   bodyToken: [],
+  revenueCatToken: [{ revenueCatAuthorization: [] }],
   none: [],
 };
 
@@ -121,6 +128,13 @@ export function buildOpenApi(): Json {
           name: 'linkrunner-key',
           description: 'the same server key under the header existing integrations send',
         },
+        revenueCatAuthorization: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'Authorization',
+          description:
+            "the project's RevenueCat token (PUT /api/v1/connections/revenuecat), bare or as `Bearer <token>`, as typed into RevenueCat",
+        },
       },
     },
     paths,
@@ -133,6 +147,7 @@ const escapeHtml = (s: string) =>
 const AUTH_LABEL: Record<NonNullable<Operation['auth']>, string> = {
   serviceKey: '<code>service-key</code> (or <code>linkrunner-key</code>) header',
   bodyToken: '<code>token</code> in the JSON body',
+  revenueCatToken: 'the RevenueCat token in the <code>Authorization</code> header',
   none: 'none',
 };
 

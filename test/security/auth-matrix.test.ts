@@ -44,6 +44,9 @@ const V1_TEXTS: Record<string, Texts> = {
   'POST /api/v1/spend': CRUD,
   'PUT /api/v1/connections/meta': CRUD,
   'PUT /api/v1/connections/meta/mappings': CRUD,
+  'PUT /api/v1/connections/revenuecat': CRUD,
+  'GET /api/v1/connections/revenuecat': CRUD,
+  'DELETE /api/v1/connections/revenuecat': CRUD,
   'PUT /api/v1/skan/schema': CRUD,
   'GET /api/v1/skan/schema': CRUD,
 };
