@@ -63,6 +63,8 @@ async function metaDelivery(tx: Sql, f: DeliveryFact): Promise<NewDelivery | und
   return {
     projectId: f.projectId,
     destination: META_DESTINATION,
+    // Caller text of any length (an order_id runs to 4,096 characters): deliveries are unique by
+    // its md5 (migration 0027), so the key's size never fails the fact's transaction.
     eventKey: `${event.event_name}:${event.event_id}`,
     userId: f.userId,
     installInstanceId: f.installInstanceId,

@@ -1,6 +1,8 @@
 // SQL of the delivery outbox (sql/migrations/0012_deliveries.sql). Rows are inserted in the
 // transaction of the fact they deliver; a job claims due rows with a lease (SKIP LOCKED), so two
 // workers never send the same row at once and a stalled worker's rows come back when the lease ends.
+// A row is unique by md5(event_key) (0027): the key holds caller text of any length, and its size
+// must never fail the fact's transaction.
 import type { Sql } from './pool.ts';
 
 export type NewDelivery = {
@@ -79,7 +81,7 @@ async function insertRows(
   }));
   const inserted = await sql`
     INSERT INTO deliveries ${sql(values, columns)}
-    ON CONFLICT (project_id, destination, event_key) DO NOTHING RETURNING id`;
+    ON CONFLICT (project_id, destination, md5(event_key)) DO NOTHING RETURNING id`;
   return inserted.length;
 }
 
