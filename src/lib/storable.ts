@@ -7,6 +7,23 @@ export function storable(s: string): string {
   return s.replaceAll('\u0000', '').replace(LONE_SURROGATE, '\ufffd');
 }
 
+// Every escape of a JSON text, one at a time (so `\\ud800` is a backslash and text): a surrogate
+// pair, a lone surrogate, \u0000, or any other escape (kept).
+const JSON_ESCAPE =
+  /\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|\\u([dD][89a-fA-F][0-9a-fA-F]{2}|0000)|\\./g;
+
+/**
+ * JSON text as Postgres jsonb takes it, by storable()'s rules: json keeps escapes as written, but
+ * jsonb refuses `\u0000` and a lone surrogate escape (`"\ud800"`, as JSON.stringify writes a lone
+ * surrogate), so the former is dropped and the latter becomes `\ufffd`. Everything else is kept
+ * byte for byte (numbers are not parsed).
+ */
+export function storableJson(json: string): string {
+  return json.replace(JSON_ESCAPE, (whole, single?: string) =>
+    single === undefined ? whole : single === '0000' ? '' : '\\ufffd',
+  );
+}
+
 /**
  * The first `max` characters (code points) of `s`: limits count characters, and a cut between the
  * two UTF-16 units of an emoji would leave a lone surrogate (stored as U+FFFD).

@@ -10,6 +10,7 @@ import { constants, createReadStream } from 'node:fs';
 import { access } from 'node:fs/promises';
 import type { Deps } from '../../deps.ts';
 import { CsvError, CsvParser, type CsvRecord } from '../../lib/csv.ts';
+import { findSpendCampaigns } from '../../store/postgres/spend-rows.ts';
 import { InputError } from '../projects/input-error.ts';
 import { requireProject } from '../projects/require-project.ts';
 import { readSpendRow, SPEND_REASON } from './spend-row.ts';
@@ -110,31 +111,56 @@ async function* lines(
 /** A short fixed-size digest of a spend key: the first pass keeps one per key of the file. */
 const keyDigest = (key: string): string => createHash('sha1').update(key).digest('base64').slice(0, 16);
 
+/** The networks of the file's campaigns, looked up a batch at a time ('' for none; unknown ids are absent). */
+async function campaignNetworks(
+  deps: Pick<Deps, 'sql'>,
+  projectId: string,
+  known: Map<string, string>,
+  displayIds: string[],
+): Promise<void> {
+  const missing = [...new Set(displayIds)].filter((id) => !known.has(id));
+  if (missing.length > 0) {
+    for (const [id, c] of await findSpendCampaigns(deps.sql, projectId, missing)) {
+      known.set(id, c.network);
+    }
+  }
+}
+
 /**
  * First pass: the lines another, later line of the file replaces (same day, campaign, ad set,
- * creative, keyword and network cell, and the later line valid), and how many data lines the file
- * has. Rows whose network differs only by being left to the campaign's default are still merged
- * by upsertSpend within a batch.
+ * creative, keyword and network, and the later line valid), and how many data lines the file has.
+ * The network is the one upsertSpend keys on: the cell, else the campaign's, so a line that names
+ * the campaign's network replaces one that leaves it out.
  */
-async function supersededLines(file: string): Promise<{ superseded: Map<number, number>; rows: number; kept: number }> {
+async function supersededLines(
+  deps: Pick<Deps, 'sql'>,
+  projectId: string,
+  file: string,
+): Promise<{ superseded: Map<number, number>; rows: number; kept: number }> {
   const lastOf = new Map<string, number>();
   const superseded = new Map<number, number>();
+  const networks = new Map<string, string>();
   let rows = 0;
   let wellFormed = 0;
   const count = () => {
     rows += 1;
   };
   for await (const batch of lines(file, header, count)) {
-    for (const { line, row } of batch) {
+    const valid = batch.map(({ line, row }) => ({ line, r: readSpendRow(row) }));
+    await campaignNetworks(
+      deps,
+      projectId,
+      networks,
+      valid.flatMap(({ r }) => ('reason' in r ? [] : [r.displayId])),
+    );
+    for (const { line, r } of valid) {
       rows += 1;
       wellFormed += 1;
-      const r = readSpendRow(row);
       if ('reason' in r) {
         continue;
       }
-      const key = keyDigest(
-        JSON.stringify([r.day, r.displayId, r.adSetId, r.creativeId, r.keywordId, r.network ?? null]),
-      );
+      const network = r.network ?? networks.get(r.displayId) ?? '';
+      const key = keyDigest(JSON.stringify([r.day, r.displayId, r.adSetId, r.creativeId, r.keywordId, network]));
       const earlier = lastOf.get(key);
       if (earlier !== undefined) {
         superseded.set(earlier, line);
@@ -157,7 +183,7 @@ export async function importSpendCsv(
   } catch (err) {
     throw new InputError(`cannot read --file '${file}': ${(err as Error).message}`);
   }
-  const { superseded, rows, kept } = await supersededLines(file);
+  const { superseded, rows, kept } = await supersededLines(deps, project.id, file);
   const result: SpendCsvResult = { file, rows, accepted: 0, unchanged: 0, rejected: [] };
   for (const [line, later] of superseded) {
     result.rejected.push({ line, reason: SPEND_REASON.duplicate(`line ${later}`) });

@@ -3,6 +3,7 @@
 // API), so it is read in one place with one set of reasons. A bad row is rejected with a reason;
 // the rest of its batch still goes through.
 import { decimalFromNumber, MAX_AMOUNT, withinMaxAmount } from '../../lib/money.ts';
+import { storable } from '../../lib/storable.ts';
 import { charLength } from '../../lib/validate.ts';
 import { normalizeNetworkCode } from '../campaigns/campaign.ts';
 
@@ -41,6 +42,12 @@ export type SpendRow = {
 };
 
 export const MAX_SPEND_ROWS = 10_000;
+/**
+ * The most impressions or clicks one row may report: far above what a network reports for one ad
+ * set and day, and low enough that v_campaign_daily's Int64 sums over a campaign's rows of a day
+ * cannot wrap (2^53 a row wrapped past 1,024 rows; 1e12 a row needs 9.2 million).
+ */
+export const MAX_SPEND_COUNT = 1e12;
 const ID_MAX = 256;
 const NAME_MAX = 500;
 // ClickHouse Date covers 1970-01-01 to 2149-06-06.
@@ -57,7 +64,7 @@ export const SPEND_REASON = {
   name: (field: string) => `${field} must be a string of at most ${NAME_MAX} characters`,
   network: 'network must be a code of letters, digits, spaces or underscores (at most 64)',
   amount: 'amount must be a number or decimal string from 0 to 1e20 with at most 9 decimals',
-  count: (field: string) => `${field} must be a whole number from 0 to 9007199254740991`,
+  count: (field: string) => `${field} must be a whole number from 0 to 1e12`,
   duplicate: (later: string) => `superseded by ${later} (same day, campaign, ad set, creative, keyword and network)`,
 } as const;
 
@@ -78,7 +85,9 @@ function text(v: unknown, max: number, reason: string): string {
   if (typeof v !== 'string' || charLength(v) > max || v.includes('\0')) {
     throw new RowError(reason);
   }
-  return v.trim();
+  // As client text is (lib/storable.ts): Postgres would store a lone surrogate as U+FFFD while the
+  // fact kept its JSON escape, which ClickHouse refuses; both must see the same value.
+  return storable(v.trim());
 }
 
 /**
@@ -112,7 +121,7 @@ function count(v: unknown, field: string): number {
     return 0;
   }
   const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : Number.NaN;
-  if (!Number.isSafeInteger(n) || n < 0) {
+  if (!Number.isSafeInteger(n) || n < 0 || n > MAX_SPEND_COUNT) {
     throw new RowError(SPEND_REASON.count(field));
   }
   return n;

@@ -1,4 +1,5 @@
 // SQL of the fact outbox and its writers' claims (sql/migrations/0004_fact_outbox.sql, 0017_fact_claims.sql).
+import { cutChars, storable, storableJson } from '../../lib/storable.ts';
 import type { Sql, Tx } from './pool.ts';
 
 export type OutboxRow = {
@@ -311,8 +312,11 @@ export async function deadLetter(
   await sql.begin(async (tx) => {
     const held = new Set((await tx.unsafe<{ seq: string }[]>(DELETE_BATCH_RETURNING_SQL, [batchId])).map((r) => r.seq));
     for (const f of failed.filter((x) => held.has(x.row.seq))) {
+      // A row jsonb refuses (a lone surrogate escape) must still go: its batch would stay claimed,
+      // be retaken first on every pass and hold back the table's later facts of every project.
       await tx`INSERT INTO fact_dead_letters (fact_table, fact_id, project_id, row, reason)
-        VALUES (${table}, ${f.row.factId}, ${f.row.projectId}, ${f.row.json}::text::jsonb, ${f.reason.slice(0, 2000)})`;
+        VALUES (${table}, ${f.row.factId}, ${f.row.projectId}, ${storableJson(f.row.json)}::text::jsonb,
+          ${storable(cutChars(f.reason, 2000))})`;
     }
   });
 }

@@ -285,9 +285,13 @@ describe('PUT /api/v1/spend', () => {
             'amount must be a number or decimal string from 0 to 1e20 with at most 9 decimals',
           ],
         ),
-        [{ ...ok, impressions: -1 }, 'impressions must be a whole number from 0 to 9007199254740991'],
-        [{ ...ok, impressions: 1.5 }, 'impressions must be a whole number from 0 to 9007199254740991'],
-        [{ ...ok, clicks: 'abc' }, 'clicks must be a whole number from 0 to 9007199254740991'],
+        [{ ...ok, impressions: -1 }, 'impressions must be a whole number from 0 to 1e12'],
+        [{ ...ok, impressions: 1.5 }, 'impressions must be a whole number from 0 to 1e12'],
+        [{ ...ok, clicks: 'abc' }, 'clicks must be a whole number from 0 to 1e12'],
+        // Past 1e12 a row: v_campaign_daily's Int64 sums of a campaign's day could wrap.
+        [{ ...ok, impressions: 1e12 + 1 }, 'impressions must be a whole number from 0 to 1e12'],
+        [{ ...ok, clicks: '1000000000001' }, 'clicks must be a whole number from 0 to 1e12'],
+        [{ ...ok, impressions: Number.MAX_SAFE_INTEGER }, 'impressions must be a whole number from 0 to 1e12'],
       ];
       const rows = [...cases.map(([r]) => r), { ...ok, amount: 2 }, ok];
 

@@ -3,7 +3,7 @@
 // is rejected with its index and reason while the others are stored. The zod schemas document the
 // row for OpenAPI.
 import { z } from 'zod';
-import { MAX_SPEND_ROWS } from '../../../domain/spend/spend-row.ts';
+import { MAX_SPEND_COUNT, MAX_SPEND_ROWS } from '../../../domain/spend/spend-row.ts';
 import { MAX_AMOUNT } from '../../../lib/money.ts';
 import { ApiError } from '../../errors.ts';
 import { MSG } from '../../messages.ts';
@@ -30,9 +30,9 @@ const optionalName = (what: string) =>
 const AMOUNT_TEXT = `^\\s*(?:0{0,9}\\d{1,20}(?:\\.\\d{1,9})?|0{0,8}1${'0'.repeat(20)}(?:\\.0{1,9})?)\\s*$`;
 const count = (what: string) =>
   z
-    .union([z.number().int().min(0), z.string().regex(/^\d+$/)])
+    .union([z.number().int().min(0).max(MAX_SPEND_COUNT), z.string().regex(/^\d+$/)])
     .optional()
-    .meta({ description: `${what}, a whole number >= 0; absent is 0` });
+    .meta({ description: `${what}, a whole number from 0 to 1e12 (as a number or digits); absent is 0` });
 
 export const spendRowSchema = z.object({
   day: z.string().meta({ description: 'YYYY-MM-DD, the spend day in the project time zone' }),
