@@ -1,7 +1,8 @@
 // The `payments` fact row (clickhouse/migrations/0006_create_payments.sql). A capture is sign 1; a
 // removal repeats the capture's amount, time, day and payment_row with sign -1, so
-// sum(amount * sign) nets out in every window. Attribution columns are filled by the writer
-// (enrichInstall), from the same install for both rows.
+// sum(amount * sign) nets out in every window. Attribution columns are filled by the writer: the
+// capture's from its install (enrichInstall), the removal's copied from the capture as written
+// (enrichFrom), so both land on one key.
 import { formatChTime, localDay } from '../../lib/time.ts';
 import type { Project } from '../../store/postgres/projects.ts';
 

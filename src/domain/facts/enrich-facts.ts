@@ -2,13 +2,15 @@
 // writer moves them, so every row carries the campaign / ad set / creative / keyword and network
 // it belongs to and materialized views never join. A fact whose install is still being attributed
 // waits (released back to the outbox, where it rests a while; see releaseRows) for up to
-// ATTRIBUTION_WAIT_MS, then goes out as organic.
+// ATTRIBUTION_WAIT_MS, then goes out as organic. A payment removal takes its capture's written
+// columns instead, whatever the install's attribution is now (removal-columns.ts).
 import type { Deps } from '../../deps.ts';
 import { formatChTime, localDay } from '../../lib/time.ts';
 import { findAttributionSettingsCached } from '../../store/postgres/attribution-settings.ts';
 import type { ClaimedRow } from '../../store/postgres/fact-outbox.ts';
 import { findInstallAttributions, type InstallAttribution } from '../../store/postgres/installs.ts';
 import { attributionSettings } from '../attribution/settings.ts';
+import { type CaptureState, locateCaptures, orphanReason, pickColumns, withCaptureColumns } from './removal-columns.ts';
 
 export const ATTRIBUTION_WAIT_MS = 10 * 60_000;
 
@@ -58,9 +60,10 @@ function installColumns(a: InstallAttribution | undefined, tz: string): Added {
  * than migration 0018: keys unescaped, each once). Built from
  * installColumns' own keys, so a column added there is looked for here too.
  */
-const ADDED_KEY = new RegExp(
-  `"(${[...Object.keys(installColumns(undefined, 'UTC').cols), 'reengagement_campaign_id'].join('|')})":`,
-);
+const ADDED_KEYS = [...Object.keys(installColumns(undefined, 'UTC').cols), 'reengagement_campaign_id'];
+const ADDED_KEY = new RegExp(`"(${ADDED_KEYS.join('|')})":`);
+/** What a removal repeats of its capture: the columns the writer added, and the install's platform. */
+const CAPTURE_KEYS = ['platform', ...ADDED_KEYS];
 
 /**
  * The row's JSON text with the columns added, spliced in before its closing brace: the writer does
@@ -94,8 +97,8 @@ function reengagementCampaign(
   return reengaged ? x.reengagementCampaignId : 0;
 }
 
-/** Splits claimed rows into rows ready to insert (enriched) and rows to release for later. */
-export async function enrichFacts(
+/** Splits rows into rows ready to insert (enriched from their install) and rows to release for later. */
+async function enrichFromInstalls(
   deps: Pick<Deps, 'sql' | 'now'>,
   rows: ClaimedRow[],
 ): Promise<{ ready: ClaimedRow[]; wait: ClaimedRow[] }> {
@@ -146,4 +149,54 @@ export async function enrichFacts(
     ready.push(r);
   }
   return { ready, wait };
+}
+
+export type Enriched = {
+  ready: ClaimedRow[];
+  wait: ClaimedRow[];
+  /** Rows ClickHouse must not get (a removal whose capture it does not hold), with the reason. */
+  refused: { row: ClaimedRow; reason: string }[];
+};
+
+/**
+ * Splits claimed rows (oldest first) into rows ready to insert (enriched), rows to release for
+ * later, and rows to refuse. `ownSeqs` are all the rows the batch claimed (`rows` and those
+ * dropped as already stored).
+ */
+export async function enrichFacts(
+  deps: Pick<Deps, 'sql' | 'ch' | 'now'>,
+  table: string,
+  rows: ClaimedRow[],
+  opts: { ownSeqs: string[]; clickhouseTimeoutMs: number },
+): Promise<Enriched> {
+  const captures = rows.some((r) => r.enrichFrom !== null)
+    ? await locateCaptures(deps, table, rows, { ...opts, keys: CAPTURE_KEYS })
+    : new Map<string, CaptureState>();
+  // Removals whose capture ClickHouse does not hold nor will: enriched from the install, then refused.
+  const fromInstall = rows.filter((r) => {
+    const at = captures.get(r.seq)?.at;
+    return at === undefined || at === 'nowhere';
+  });
+  const installs = await enrichFromInstalls(deps, fromInstall);
+  const waiting = new Set(installs.wait);
+  const wait: ClaimedRow[] = [];
+  const refused: Enriched['refused'] = [];
+  const bad = new Set<ClaimedRow>();
+  for (const r of rows) {
+    const c = captures.get(r.seq);
+    const from = r.enrichFrom as string;
+    if (waiting.has(r) || c?.at === 'outbox' || (c?.at === 'batch' && waiting.has(c.capture))) {
+      wait.push(r);
+    } else if (c?.at === 'batch') {
+      r.json = withCaptureColumns(r.json, pickColumns(JSON.parse(c.capture.json), CAPTURE_KEYS));
+    } else if (c?.at === 'clickhouse' || c?.at === 'dead-letter') {
+      r.json = withCaptureColumns(r.json, c.cols);
+    }
+    if (c?.at === 'dead-letter' || (c?.at === 'nowhere' && !waiting.has(r))) {
+      refused.push({ row: r, reason: orphanReason(from, c.at === 'dead-letter') });
+      bad.add(r);
+    }
+  }
+  const out = new Set([...wait, ...bad]);
+  return { ready: rows.filter((r) => !out.has(r)), wait, refused };
 }

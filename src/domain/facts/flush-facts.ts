@@ -30,6 +30,7 @@ import {
   retakeStaleBatch,
   tablesWithWork,
 } from '../../store/postgres/fact-outbox.ts';
+import { withDeadline } from './deadline.ts';
 import { enrichFacts } from './enrich-facts.ts';
 import { FACT_ID_COLUMN, isFactTable } from './tables.ts';
 
@@ -78,24 +79,6 @@ function batchToken(table: string, batchId: string, rows: ClaimedRow[]): string 
     h.update(r.factId).update('\n');
   }
   return `${table}:${batchId}:${h.digest('hex').slice(0, 24)}`;
-}
-
-/** Runs a ClickHouse call with a deadline; the call is aborted (and abandoned) when it passes. */
-async function withDeadline<T>(ms: number, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const ac = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      const err = new Error(`ClickHouse did not answer within ${ms} ms`);
-      ac.abort(err);
-      reject(err);
-    }, ms);
-  });
-  try {
-    return await Promise.race([fn(ac.signal), deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 async function dropStored(deps: FlushDeps, table: string, rows: ClaimedRow[], ms: number): Promise<ClaimedRow[]> {
@@ -216,12 +199,17 @@ async function flushClaimed(
     deps.log.info({ table, batch: batchId, alreadyStored }, 'retried batch: skipped facts already stored');
   }
   // Released rows leave the batch before its first insert, so a retried batch has the same rows.
-  const { ready, wait } = await enrichFacts(deps, rows);
+  // Refused rows (a payment removal whose capture ClickHouse does not hold) become dead letters.
+  const { ready, wait, refused } = await enrichFacts(deps, table, rows, {
+    ownSeqs: batch.rows.map((r) => r.seq),
+    clickhouseTimeoutMs: ms,
+  });
   await releaseRows(
     deps.sql,
     wait.map((r) => r.seq),
   );
-  const failed = await insertBatch(deps, table, batchId, ready, ms);
+  const refusedByClickHouse = await insertBatch(deps, table, batchId, ready, ms);
+  const failed = [...refused, ...refusedByClickHouse];
   if (failed.length > 0) {
     await deadLetter(deps.sql, table, batchId, failed);
   } else {
@@ -229,7 +217,7 @@ async function flushClaimed(
   }
   return {
     table,
-    inserted: ready.length - failed.length,
+    inserted: ready.length - refusedByClickHouse.length,
     deadLettered: failed.length,
     alreadyStored,
     waiting: wait.length,

@@ -10,6 +10,12 @@ export type OutboxRow = {
   /** The install whose attribution the writer adds to the row (see domain/facts/enrich-facts.ts). */
   enrichInstall?: string;
   /**
+   * A fact of the same table and project whose writer-added columns this row repeats (a payment
+   * removal names its capture): the writer holds the row while that fact is in the outbox, then
+   * copies them (domain/facts/removal-columns.ts).
+   */
+  enrichFrom?: string;
+  /**
    * The install is being attributed: the row rests (not claimed) until the decision wakes it
    * (wakeRestingRows), or for LONGEST_REST at most, as a row releaseRows gives back. Without it a
    * writer claims, reads and gives back the row, often more than once, while the decision is made.
@@ -28,6 +34,7 @@ export type ClaimedRow = {
   /** Bytes of `json` as written (0 for rows written before migration 0020). */
   bytes: number;
   enrichInstall: string | null;
+  enrichFrom: string | null;
   /** The row's ts and project_tz, read for rows to enrich only. */
   ts: string | null;
   tz: string | null;
@@ -49,6 +56,7 @@ export async function insertOutboxRows(sql: Sql, rows: OutboxRow[]): Promise<voi
   const projects = new Array<string>(n);
   const enrich = new Array<string | null>(n);
   const resting = new Array<string | null>(n);
+  const from = new Array<string | null>(n);
   for (let i = 0; i < n; i++) {
     const r = rows[i] as OutboxRow;
     tables[i] = r.table;
@@ -56,19 +64,21 @@ export async function insertOutboxRows(sql: Sql, rows: OutboxRow[]): Promise<voi
     projects[i] = r.projectId;
     enrich[i] = r.enrichInstall ?? null;
     resting[i] = r.resting ? 'y' : null;
+    from[i] = r.enrichFrom ?? null;
   }
   const payload = JSON.stringify(rows.map((r) => r.row));
-  await sql`INSERT INTO fact_outbox (fact_table, fact_id, project_id, row, enrich_install, not_before, bytes)
-    SELECT t, f, p, r, e, CASE WHEN w IS NOT NULL THEN now() + ${LONGEST_REST}::interval END, octet_length(r::text)
+  await sql`INSERT INTO fact_outbox (fact_table, fact_id, project_id, row, enrich_install, enrich_from, not_before, bytes)
+    SELECT t, f, p, r, e, ef, CASE WHEN w IS NOT NULL THEN now() + ${LONGEST_REST}::interval END, octet_length(r::text)
     FROM ROWS FROM (
-      unnest(${tables}::text[], ${factIds}::text[], ${projects}::uuid[], ${enrich}::text[], ${resting}::text[]),
-      json_array_elements(${payload}::text::json)) AS x (t, f, p, e, w, r)`;
+      unnest(${tables}::text[], ${factIds}::text[], ${projects}::uuid[], ${enrich}::text[], ${resting}::text[],
+        ${from}::text[]),
+      json_array_elements(${payload}::text::json)) AS x (t, f, p, e, w, ef, r)`;
 }
 
 /** A batch's rows (exported for the plan test in test/facts/claims.test.ts). */
 export const READ_BATCH_SQL = `
   SELECT o.seq::text, o.fact_id, o.project_id, o.row::text AS json, coalesce(o.bytes, 0) AS bytes,
-    o.enrich_install, o.created_at,
+    o.enrich_install, o.enrich_from, o.created_at,
     CASE WHEN o.enrich_install IS NOT NULL THEN o.row->>'ts' END AS ts,
     CASE WHEN o.enrich_install IS NOT NULL THEN o.row->>'project_tz' END AS tz
   FROM fact_claims c JOIN fact_outbox o ON o.seq = c.seq WHERE c.batch_id = $1`;
@@ -80,6 +90,7 @@ type Claimed = {
   json: string;
   bytes: number;
   enrich_install: string | null;
+  enrich_from: string | null;
   ts: string | null;
   tz: string | null;
   created_at: Date;
@@ -94,6 +105,7 @@ const toClaimed = (r: Claimed): ClaimedRow => ({
   json: r.json,
   bytes: r.bytes,
   enrichInstall: r.enrich_install,
+  enrichFrom: r.enrich_from,
   ts: r.ts,
   tz: r.tz,
   createdAt: r.created_at,
@@ -369,4 +381,40 @@ export async function findOutboxRow(
   const [r] = await sql<{ row: Record<string, unknown> }[]>`
     SELECT row FROM fact_outbox WHERE fact_table = ${table} AND project_id = ${projectId} AND fact_id = ${factId} LIMIT 1`;
   return r?.row;
+}
+
+/**
+ * Which of the facts `factIds` (one table and project) the outbox still holds, other than as the
+ * rows `exceptSeqs` (the asking batch's own): their rows are still on the way to ClickHouse.
+ */
+export async function findQueuedFacts(
+  sql: Sql,
+  table: string,
+  projectId: string,
+  factIds: string[],
+  exceptSeqs: string[],
+): Promise<Set<string>> {
+  const rows = await sql<{ fact_id: string }[]>`
+    SELECT DISTINCT fact_id FROM fact_outbox
+    WHERE fact_table = ${table} AND project_id = ${projectId} AND fact_id = ANY(${factIds}::text[])
+      AND seq <> ALL(${exceptSeqs}::bigint[])`;
+  return new Set(rows.map((r) => r.fact_id));
+}
+
+/**
+ * The rows of facts `factIds` (one table and project) that are pending dead letters, by fact id
+ * (the oldest copy): a fact ClickHouse refused, as the writer enriched it.
+ */
+export async function findDeadLetterRows(
+  sql: Sql,
+  table: string,
+  projectId: string,
+  factIds: string[],
+): Promise<Map<string, Record<string, unknown>>> {
+  const rows = await sql<{ fact_id: string; row: Record<string, unknown> }[]>`
+    SELECT DISTINCT ON (fact_id) fact_id, row FROM fact_dead_letters
+    WHERE fact_table = ${table} AND project_id = ${projectId} AND fact_id = ANY(${factIds}::text[])
+      AND replayed_at IS NULL
+    ORDER BY fact_id, id`;
+  return new Map(rows.map((r) => [r.fact_id, r.row]));
 }
