@@ -1,4 +1,4 @@
-// Ad spend rows (sql/migrations/0010_spend.sql): one per day × campaign × ad set × creative ×
+// Ad spend rows (sql/migrations/0010_spend.sql, keyed by md5 of the ids since 0029): one per day × campaign × ad set × creative ×
 // keyword × network. Batches go through unnest() arrays, so 10,000 rows are one statement with a
 // dozen parameters. Writers of one project are serialised by lockProjectSpend (see upsert-spend.ts).
 import { trimDecimal } from '../../lib/money.ts';
@@ -110,7 +110,8 @@ export async function upsertSpendRows(sql: Sql, projectId: string, rows: SpendRe
       ${col((r) => r.creativeId)}::text[], ${col((r) => r.creativeName)}::text[],
       ${col((r) => r.keywordId)}::text[], ${col((r) => r.keywordName)}::text[], ${col((r) => r.network)}::text[],
       ${col((r) => r.amount)}::numeric[], ${col((r) => r.impressions)}::bigint[], ${col((r) => r.clicks)}::bigint[]) AS u
-    ON CONFLICT ON CONSTRAINT spend_rows_key DO UPDATE SET
+    ON CONFLICT (project_id, day, campaign_id, md5(ad_set_id), md5(creative_id), md5(keyword_id), network)
+    DO UPDATE SET
       ad_set_name = EXCLUDED.ad_set_name, creative_name = EXCLUDED.creative_name,
       keyword_name = EXCLUDED.keyword_name, amount = EXCLUDED.amount, impressions = EXCLUDED.impressions,
       clicks = EXCLUDED.clicks, source = EXCLUDED.source, updated_at = now()`;

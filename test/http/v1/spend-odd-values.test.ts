@@ -145,3 +145,30 @@ describe('PUT /api/v1/spend: odd values', () => {
     });
   });
 });
+
+describe('PUT /api/v1/spend: the longest ids', () => {
+  // Random code points from a wide range: Postgres compresses an index entry before its size check,
+  // so a repeated character would fit where real text does not.
+  const wideId = (): string =>
+    Array.from({ length: 256 }, () => String.fromCodePoint(0x1f300 + Math.floor(Math.random() * 0x700))).join('');
+
+  it('when ad set, creative and keyword ids each hold 256 four-byte characters, then the row is stored, a repeat is unchanged and another id is a new row', async () => {
+    const { deps, p, c } = await setup();
+    const row = { day: '2025-05-07', campaign_display_id: c.display_id, amount: 2 };
+    const ids = { ad_set_id: wideId(), creative_id: wideId(), keyword_id: wideId() };
+
+    const res = await put(p, { rows: [{ ...row, ...ids }] });
+    const again = await put(p, { rows: [{ ...row, ...ids, amount: 3 }] });
+    const other = await put(p, { rows: [{ ...row, ...ids, keyword_id: wideId() }] });
+    await flushAllFacts(deps, FACT_TABLES);
+
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toEqual({ accepted: 1, unchanged: 0, rejected: [] });
+    expect(again.json().data).toEqual({ accepted: 1, unchanged: 0, rejected: [] });
+    expect(other.json().data).toEqual({ accepted: 1, unchanged: 0, rejected: [] });
+    const stored = await deps.sql<{ n: number; amount: string }[]>`
+      SELECT count(*)::int AS n, sum(amount)::text AS amount FROM spend_rows WHERE project_id = ${p.project.id}`;
+    expect(stored[0]).toEqual({ n: 2, amount: '5.000000000' });
+    expect(await ch<{ v: string }>(SPEND_SUM, p)).toEqual([{ v: '5' }]);
+  });
+});
