@@ -2,8 +2,10 @@
 // recomputed from the derived facts (report-oracle-facts.ts) by filtering and counting in plain
 // TypeScript, following the README "Reporting" definitions; no aggregate table or report code is
 // used. Only the final text is made with domain/reporting/format.ts (the formatter has its own unit
-// tests), so a mismatch here is a number, not a formatting difference.
+// tests), so a mismatch here is a number, not a formatting difference. Ratios and money are exact
+// (bigint fractions, compared by cross-multiplying), never floats: the formatter rounds them once.
 import { formatCount, formatMoney, formatMultiplier, formatPercent } from '../../src/domain/reporting/format.ts';
+import type { Ratio } from '../../src/domain/reporting/ratio.ts';
 import type { OFact, OInstall } from './report-oracle-facts.ts';
 import type { Scenario } from './report-scenario.ts';
 import type { Written } from './report-writer.ts';
@@ -52,7 +54,17 @@ const dec = (n: bigint): string => {
 const dayNum = (d: string) => Date.parse(`${d}T00:00:00Z`) / 86_400_000;
 const addDays = (d: string, n: number) => new Date((dayNum(d) + n) * 86_400_000).toISOString().slice(0, 10);
 const minDay = (a: string, b: string) => (a < b ? a : b);
-const div = (a: number, b: number): number | undefined => (b === 0 ? undefined : a / b);
+const div = (a: bigint | number, b: bigint | number): Ratio | undefined => {
+  const [num, den] = [BigInt(a), BigInt(b)];
+  return den === 0n ? undefined : den < 0n ? { num: -num, den: -den } : { num, den };
+};
+type SortValue = number | bigint | Ratio | undefined;
+const asRatio = (v: number | bigint | Ratio): Ratio => (typeof v === 'object' ? v : { num: BigInt(v), den: 1n });
+const cmp = (a: number | bigint | Ratio, b: number | bigint | Ratio): number => {
+  const [x, y] = [asRatio(a), asRatio(b)];
+  const [l, r] = [x.num * y.den, y.num * x.den];
+  return l < r ? -1 : l > r ? 1 : 0;
+};
 
 type Level = (f: { campaign: number; adSet: string; creative: string; keyword: string }) => boolean;
 
@@ -61,9 +73,9 @@ export function expectedReport(o: OracleInput, q: OracleQuery) {
   const from = q.from ?? '1970-01-01';
   const to = q.to ?? '2149-06-06';
   const inWin = (d: string) => d >= from && d <= to;
-  const money = (v: bigint | number | undefined) =>
+  const money = (v: bigint | Ratio | undefined) =>
     v === undefined ? DASH : formatMoney(typeof v === 'bigint' ? dec(v) : v, s.currency);
-  const pct = (v: number | undefined) => (v === undefined ? DASH : formatPercent(v));
+  const pct = (v: Ratio | undefined) => (v === undefined ? DASH : formatPercent(v));
   const spendCounts = (c: number) => {
     const ls = s.campaigns[c]?.listings ?? [];
     return q.platform === null || (ls.length > 0 && ls.every((l) => l === q.platform));
@@ -106,8 +118,8 @@ export function expectedReport(o: OracleInput, q: OracleQuery) {
   type Totals = ReturnType<typeof totals>;
   const conversion = (t: Totals) =>
     div(t.signups, q.view === 'user_acquisition' ? t.installs : t.reinstalls + t.reengagements);
-  const roas = (t: Totals) => div(Number(dec(t.revenue)), Number(dec(t.spend)));
-  const costPer = (t: Totals, n: number) => div(Number(dec(t.spend)), n);
+  const roas = (t: Totals) => div(t.revenue, t.spend);
+  const costPer = (t: Totals, n: number) => div(t.spend, BigInt(n) * NANO);
 
   // Campaign list: filters (never dates or platform), then sort values.
   const q2 = q.search?.toLowerCase() ?? null;
@@ -144,12 +156,12 @@ export function expectedReport(o: OracleInput, q: OracleQuery) {
   const rows = listed.map((x) => {
     const t = totals((f) => f.campaign === x.i);
     const hide = iosOnly(x.i);
-    const values: Record<string, number | undefined> = {
+    const values: Record<string, SortValue> = {
       clicks: t.clicks,
       installs: t.installs,
       signups: hide ? undefined : t.signups,
-      revenue: hide ? undefined : Number(dec(t.revenue)),
-      spend: Number(dec(t.spend)),
+      revenue: hide ? undefined : t.revenue,
+      spend: t.spend,
       created_at: Date.parse(x.wc.createdAt),
       uninstalls: hide ? undefined : 0,
       conversion: hide ? undefined : conversion(t),
@@ -160,14 +172,12 @@ export function expectedReport(o: OracleInput, q: OracleQuery) {
   });
   const sign = q.sortOrder === 'ascending' ? 1 : -1;
   rows.sort((a, b) => {
-    if (a.value !== b.value) {
-      if (a.value === undefined) {
-        return 1;
+    if (a.value === undefined || b.value === undefined) {
+      if (a.value !== b.value) {
+        return a.value === undefined ? 1 : -1;
       }
-      if (b.value === undefined) {
-        return -1;
-      }
-      return a.value < b.value ? -sign : sign;
+    } else if (cmp(a.value, b.value) !== 0) {
+      return sign * cmp(a.value, b.value);
     }
     return Date.parse(b.wc.createdAt) - Date.parse(a.wc.createdAt) || b.wc.id - a.wc.id;
   });
@@ -268,7 +278,7 @@ export function expectedReport(o: OracleInput, q: OracleQuery) {
         revenue: h(money(t.revenue)),
         conversion: h(pct(conversion(t))),
         revenue_event_count: formatCount(t.revenueEvents),
-        roas: h(roas(t) === undefined ? DASH : formatMultiplier(roas(t) as number)),
+        roas: h(roas(t) === undefined ? DASH : formatMultiplier(roas(t) as Ratio)),
         cost_per_install: h(money(costPer(t, t.installs))),
         cost_per_signup: h(money(costPer(t, t.signups))),
         custom_events: custom,

@@ -8,6 +8,7 @@
 //   daywise_revenue dN    revenue of the cohort's users on days 0..N after their install
 // Only installs whose day N has been reached (install day + N <= today, project-local) count for
 // dN, on both sides of the ratio; with no such install dN is undefined ("-").
+import { type Ratio, ratio } from './ratio.ts';
 import type { ReportWindow } from './window.ts';
 import { addDays, minDay } from './window.ts';
 
@@ -41,11 +42,12 @@ export function cohortCutoff(window: ReportWindow, today: string, n: number): st
 }
 
 export type RetentionRatios = {
-  retention: { d1: number | undefined; d7: number | undefined };
-  classic: { d1: number | undefined; d7: number | undefined; d14: number | undefined; d30: number | undefined };
+  retention: { d1: Ratio | undefined; d7: Ratio | undefined };
+  classic: { d1: Ratio | undefined; d7: Ratio | undefined; d14: Ratio | undefined; d30: Ratio | undefined };
 };
 
-const share = (active: number, cohort: number): number | undefined => (cohort === 0 ? undefined : active / cohort);
+/** Exact (counts as bigints), rounded once when shown; undefined for an empty cohort. */
+const share = (active: number, cohort: number): Ratio | undefined => ratio(BigInt(active), BigInt(cohort));
 
 export function retentionRatios(c: CohortCounts): RetentionRatios {
   return {

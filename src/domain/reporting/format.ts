@@ -6,7 +6,11 @@
 //   percentages '12.50%'  (conversion, retention)
 //   multipliers '2.35x'   (roas)
 //   undefined   '-'       (a ratio over zero, or a metric hidden for iOS-only campaigns)
+// Every value is rounded once, half away from zero, to the digits shown: a decimal string by Intl,
+// a ratio (ratio.ts: costs per install, roas, percentages) by roundRatio before Intl sees it.
 // A value that rounds to zero never shows a minus sign ('-$0.00' is '$0.00').
+
+import { type Ratio, roundRatio } from './ratio.ts';
 
 export const DASH = '-';
 
@@ -35,8 +39,11 @@ export function formatCount(n: number | bigint | string): string {
   return fmt(f, n as Numeric);
 }
 
-/** Whether each currency's formatter is a currency style one (asked once: resolvedOptions() costs ~4 formats). */
-const isCurrencyStyle = new Map<string, boolean>();
+/**
+ * Per currency, whether its formatter is a currency style one and its minor digits (asked once:
+ * resolvedOptions() costs ~4 formats).
+ */
+const currencyInfo = new Map<string, { isCurrencyStyle: boolean; digits: number }>();
 
 function currencyFormatter(currency: string): Intl.NumberFormat {
   return formatter(`money:${currency}`, () => {
@@ -47,34 +54,41 @@ function currencyFormatter(currency: string): Intl.NumberFormat {
       // Not an ISO 4217 shape: plain number with 2 decimals (the code is prefixed by formatMoney).
       f = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
     }
-    isCurrencyStyle.set(currency, f.resolvedOptions().style === 'currency');
+    const o = f.resolvedOptions();
+    currencyInfo.set(currency, { isCurrencyStyle: o.style === 'currency', digits: o.maximumFractionDigits ?? 2 });
     return f;
   });
 }
 
-/** Money from a decimal string (exact) or a number (ratios such as cost per install). */
-export function formatMoney(value: string | number, currency: string): string {
-  const text = fmt(currencyFormatter(currency), value as Numeric);
-  return isCurrencyStyle.get(currency) ? text : `${currency} ${text}`;
+/**
+ * Money from a decimal string or a ratio of money (a cost per install, sign-up or event), rounded
+ * once to the currency's minor digits: a ratio is divided straight to them, never to nano-units first.
+ */
+export function formatMoney(value: string | Ratio, currency: string): string {
+  const f = currencyFormatter(currency);
+  const info = currencyInfo.get(currency) ?? { isCurrencyStyle: false, digits: 2 };
+  const text = fmt(f, typeof value === 'string' ? value : roundRatio(value, info.digits));
+  return info.isCurrencyStyle ? text : `${currency} ${text}`;
 }
 
-export function formatPercent(ratio: number): string {
+/** A ratio as a percentage with 2 decimals: rounded at the ratio's 4th decimal, which Intl shifts exactly. */
+export function formatPercent(r: Ratio): string {
   const f = formatter(
     'percent',
     () => new Intl.NumberFormat('en-US', { style: 'percent', minimumFractionDigits: 2, maximumFractionDigits: 2 }),
   );
-  return fmt(f, ratio);
+  return fmt(f, roundRatio(r, 4));
 }
 
-export function formatMultiplier(ratio: number): string {
+export function formatMultiplier(r: Ratio): string {
   const f = formatter(
     'multiplier',
     () => new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }),
   );
-  return `${fmt(f, ratio)}x`;
+  return `${fmt(f, roundRatio(r, 2))}x`;
 }
 
 /** A ratio that may be undefined (zero denominator): '-' then, else formatted by `as`. */
-export function formatRatio(ratio: number | undefined, as: (r: number) => string): string {
-  return ratio === undefined ? DASH : as(ratio);
+export function formatRatio(r: Ratio | undefined, as: (r: Ratio) => string): string {
+  return r === undefined ? DASH : as(r);
 }

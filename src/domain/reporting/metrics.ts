@@ -8,7 +8,9 @@
 //   cost_per_signup     spend / sign-ups
 //   cost_per_<event>    spend / that event's count (payments: net count)
 // A zero denominator makes the ratio undefined, shown as "-" (never Infinity, NaN or a made-up 0).
-import { decimalToNumber, divideDecimal, toNano } from './decimal.ts';
+// Every ratio is exact (ratio.ts: integers over integers, money in nano-units), rounded once when shown.
+import { NANO_PER_UNIT, toNano } from './decimal.ts';
+import { type Ratio, ratio } from './ratio.ts';
 import type { ReportView, SortField } from './report-input.ts';
 
 export type Totals = {
@@ -57,23 +59,23 @@ export function addCounters(into: Totals, b: Totals): void {
   into.revenueEvents += b.revenueEvents;
 }
 
-/** num / den, or undefined when den is 0. */
-export function ratio(num: number, den: number): number | undefined {
-  return den === 0 ? undefined : num / den;
+/** Counts are whole numbers: their ratio is exact as bigints. */
+const countRatio = (num: number, den: number): Ratio | undefined => ratio(BigInt(num), BigInt(den));
+
+export function conversion(t: Totals, view: ReportView): Ratio | undefined {
+  return countRatio(t.signups, view === 'user_acquisition' ? t.installs : t.reinstalls + t.reengagements);
 }
 
-export function conversion(t: Totals, view: ReportView): number | undefined {
-  return ratio(t.signups, view === 'user_acquisition' ? t.installs : t.reinstalls + t.reengagements);
-}
-
-export const roas = (t: Totals): number | undefined => ratio(decimalToNumber(t.revenue), decimalToNumber(t.spend));
+/** revenue / spend in nano-units (as floats, 1.005 / 0.2 was 5.0249999999999995: 5.02x, not 5.03x). */
+export const roas = (t: Totals): Ratio | undefined => ratio(toNano(t.revenue), toNano(t.spend));
 
 /**
- * spend / count: cost per install, reinstall, sign-up or event, as an exact decimal (money: through a
- * float, a spend of 12345678901234567.89 over one install came out as …568.00).
+ * spend / count: cost per install, reinstall, sign-up or event, as money (nano-units over count ×
+ * 10^9), rounded only when shown (through a float, a spend of 12345678901234567.89 over one install
+ * came out as …568.00; rounded to nano-units first, 0.014999999 / 3 showed $0.01).
  */
-export const costPer = (spend: string, count: number): string | undefined =>
-  count === 0 ? undefined : divideDecimal(spend, count);
+export const costPer = (spend: string, count: number): Ratio | undefined =>
+  ratio(toNano(spend), BigInt(count) * NANO_PER_UNIT);
 
 /**
  * product-notes "iOS limitations": for a campaign whose only store listing is iOS, these metrics are
@@ -102,8 +104,12 @@ export type IosHidden = (typeof IOS_HIDDEN)[number];
 export const isIosOnly = (platforms: { ios: boolean; android: boolean }): boolean =>
   platforms.ios && !platforms.android;
 
-/** The sortable value of a campaign; undefined sorts after every number ("-" goes last). */
-export type SortValues = Record<Exclude<SortField, 'created_at'>, number | bigint | undefined> & { created_at: number };
+/**
+ * The sortable value of a campaign; undefined sorts after every number ("-" goes last). Ratios sort
+ * exactly (sort.ts), so two rows whose shown values differ are in the order of those values.
+ */
+export type SortValue = number | bigint | Ratio | undefined;
+export type SortValues = Record<Exclude<SortField, 'created_at'>, SortValue> & { created_at: number };
 
 const SORT_HIDDEN_ON_IOS: Partial<Record<SortField, IosHidden>> = {
   signups: 'sign-ups',

@@ -14,6 +14,7 @@ import {
   formatRatio,
 } from '../../domain/reporting/format.ts';
 import { conversion, costPer, type IosHidden, roas } from '../../domain/reporting/metrics.ts';
+import type { Ratio } from '../../domain/reporting/ratio.ts';
 import type {
   AdSetReport,
   CampaignReport,
@@ -29,7 +30,7 @@ const dict = (): Record<string, unknown> => Object.create(null) as Record<string
 /** The value, or "-" when the campaign is iOS-only and the metric is hidden there. */
 const shown = <T>(ctx: Ctx, _metric: IosHidden, value: () => T): T | string => (ctx.iosOnly ? DASH : value());
 
-function money(ctx: Ctx, v: string | number | undefined): string {
+function money(ctx: Ctx, v: string | Ratio | undefined): string {
   return v === undefined ? DASH : formatMoney(v, ctx.report.displayCurrency);
 }
 
@@ -88,7 +89,7 @@ function costPerEvents(ctx: Ctx, s: LevelStats): Record<string, unknown> {
   return { cost_per_custom_events: custom, cost_per_payment_events: payment };
 }
 
-const pct = (r: number | undefined) => formatRatio(r, formatPercent);
+const pct = (r: Ratio | undefined) => formatRatio(r, formatPercent);
 
 function retention(ctx: Ctx, s: LevelStats) {
   const r = retentionRatios(s.cohorts).retention;
@@ -195,7 +196,7 @@ export function presentReportRow(report: CampaignReport, row: CampaignReportRow,
   const t = row.totals;
   const { cost_per_install, ...metrics } = levelMetrics(ctx, row);
   const classic = retentionRatios(row.cohorts).classic;
-  const cl = (r: number | undefined) => shown(ctx, 'classic_retention', () => pct(r));
+  const cl = (r: Ratio | undefined) => shown(ctx, 'classic_retention', () => pct(r));
   return {
     id: c.id,
     active: c.active,
