@@ -8,13 +8,14 @@ import { setBilling } from '../domain/projects/set-billing.ts';
 import { setMetaReferrerKey } from '../domain/projects/set-meta-referrer-key.ts';
 import { setSigningEnforcement } from '../domain/projects/set-signing-enforcement.ts';
 import { setWellKnown } from '../domain/projects/set-well-known.ts';
+import { escapeControlChars } from '../lib/control-chars.ts';
 import { listProjects, type Project } from '../store/postgres/projects.ts';
 import { opt, PROJECT, str, wholeNumberFlag } from './command-kit.ts';
 import { DELIVERY_COMMANDS } from './delivery-commands.ts';
 import { FACT_COMMANDS } from './fact-commands.ts';
 import type { FlagSpec, Flags } from './flags.ts';
-import { SETUP_COMMANDS } from './setup-commands.ts';
 import { MCP_COMMANDS } from './mcp-commands.ts';
+import { SETUP_COMMANDS } from './setup-commands.ts';
 import { SKAN_COMMANDS } from './skan-commands.ts';
 import { SPEND_COMMANDS } from './spend-commands.ts';
 import { table } from './table.ts';
@@ -66,7 +67,7 @@ export const COMMANDS: CommandSpec[] = [
       });
       return {
         json: { ...projectJson(project), server_key: serverKey },
-        text: `project ${project.id} (${project.name})\n  token:      ${project.token}\n  server key: ${serverKey}\n  (the server key is shown only now; keep it secret)`,
+        text: `project ${project.id} (${escapeControlChars(project.name)})\n  token:      ${project.token}\n  server key: ${serverKey}\n  (the server key is shown only now; keep it secret)`,
       };
     },
   },
@@ -133,11 +134,13 @@ export const COMMANDS: CommandSpec[] = [
       const { enforce, activeKeys } = await setSigningEnforcement(deps, str(f, 'project'), {
         enforce: str(f, 'enforce'),
       });
-      const warning =
-        enforce && activeKeys === 0 ? '\n(warning: no active signing key; every SDK request is refused)' : '';
       return {
         json: { project_id: str(f, 'project'), enforce_sdk_signing: enforce, active_keys: activeKeys },
-        text: `SDK signing ${enforce ? 'enforced' : 'not enforced'} (${activeKeys} active key(s))${warning}`,
+        text: `SDK signing ${enforce ? 'enforced' : 'not enforced'} (${activeKeys} active key(s))`,
+        warning:
+          enforce && activeKeys === 0
+            ? 'no active signing key; every SDK request is refused (see: signing-keys create)'
+            : undefined,
       };
     },
   },
@@ -171,9 +174,8 @@ export const COMMANDS: CommandSpec[] = [
       const unused = c.network && !RESOLVED_NETWORKS.includes(c.network);
       return {
         json: { display_id: c.displayId, network: c.network, network_campaign_id: c.networkCampaignId },
-        text: `campaign ${c.displayId} (${c.network}) mapped to network campaign ${c.networkCampaignId}${
-          unused ? `\n(note: no resolver reads ${c.network} ids yet; only ${RESOLVED_NETWORKS.join(', ')})` : ''
-        }`,
+        text: `campaign ${escapeControlChars(c.displayId)} (${c.network}) mapped to network campaign ${c.networkCampaignId}`,
+        warning: unused ? `no resolver reads ${c.network} ids yet; only ${RESOLVED_NETWORKS.join(', ')}` : undefined,
       };
     },
   },

@@ -4,12 +4,13 @@
 import { addWebhook } from '../domain/deliveries/add-webhook.ts';
 import { catalogMatchRate } from '../domain/deliveries/catalog-match-rate.ts';
 import { importCatalog } from '../domain/deliveries/import-catalog.ts';
-import { mapEvent } from '../domain/deliveries/map-event.ts';
+import { checkMapping, mapEvent } from '../domain/deliveries/map-event.ts';
 import { replayDeadDeliveries } from '../domain/deliveries/replay-dead-deliveries.ts';
 import { checkMetaConnection, setMetaConnection } from '../domain/deliveries/set-meta-connection.ts';
 import { positiveIntFlag } from '../domain/facts/fact-flags.ts';
 import { InputError, trueOrFalse } from '../domain/projects/input-error.ts';
 import { requireProject } from '../domain/projects/require-project.ts';
+import { escapeControlChars } from '../lib/control-chars.ts';
 import type { SourceKind } from '../store/postgres/connections.ts';
 import { listDeadDeliveries } from '../store/postgres/deliveries.ts';
 import type { CommandSpec } from './commands.ts';
@@ -28,6 +29,13 @@ const opt = (f: Flags, k: string): string | undefined => (typeof f[k] === 'strin
 /** The domain's rule text (shared with the HTTP API: `dataset_id must …`) in flag terms. */
 const asFlags = (problem: string) =>
   problem.replace(/^(dataset_id|access_token|graph_version)\b/, (m) => `--${m.replaceAll('_', '-')}`);
+
+/** checkMapping's rule text (shared with the HTTP API: `kind must …`) in flag terms. */
+const mappingAsFlags = (problem: string) =>
+  problem
+    .replace(/^(kind|name)\b/, '--$1')
+    .replace(/^(an event maps|a payment type maps)\b/, '--to: $1')
+    .replace(/^a payment type is\b/, '--name: a payment type is');
 
 const DEAD_LETTERS_LIMIT = 1000;
 
@@ -85,12 +93,16 @@ export const DELIVERY_COMMANDS: CommandSpec[] = [
       to: { type: 'string', required: true, description: 'AddToCart, ViewContent or Purchase' },
     },
     run: async (deps, f) => {
-      const m = await mapEvent(deps, str(f, 'project'), {
-        kind: str(f, 'kind') as SourceKind,
-        name: str(f, 'name'),
-        to: str(f, 'to'),
-      });
-      return { json: { kind: m.kind, name: m.name, to: m.to }, text: `${m.kind} '${m.name}' → ${m.to}` };
+      const input = { kind: str(f, 'kind') as SourceKind, name: str(f, 'name'), to: str(f, 'to') };
+      const problem = checkMapping(input);
+      if (problem) {
+        throw new InputError(mappingAsFlags(problem));
+      }
+      const m = await mapEvent(deps, str(f, 'project'), input);
+      return {
+        json: { kind: m.kind, name: m.name, to: m.to },
+        text: `${m.kind} '${escapeControlChars(m.name)}' → ${m.to}`,
+      };
     },
   },
   {
@@ -105,12 +117,12 @@ export const DELIVERY_COMMANDS: CommandSpec[] = [
     run: async (deps, f) => {
       const events = (opt(f, 'events') ?? 'install,signup').split(',').map((e) => e.trim());
       const w = await addWebhook(deps, str(f, 'project'), { url: str(f, 'url'), events });
-      const note = w.replaced
-        ? `\nthis URL was already added: its earlier signing secret stops working now; give the receiver this one`
-        : '';
       return {
         json: { id: w.id, url: w.url, events: w.events, secret: w.secret, replaced_secret: w.replaced },
-        text: `webhook ${w.id} → ${w.url} (${w.events.join(', ')})\nsigning secret (shown once): ${w.secret}${note}`,
+        text: `webhook ${w.id} → ${w.url} (${w.events.join(', ')})\nsigning secret (shown once): ${w.secret}`,
+        warning: w.replaced
+          ? 'this URL was already added: its earlier signing secret stops working now; give the receiver this one'
+          : undefined,
       };
     },
   },
@@ -141,7 +153,12 @@ export const DELIVERY_COMMANDS: CommandSpec[] = [
         attempts: d.attempts,
         reason: d.reason,
       }));
-      const lines = list.map((d) => `${d.id} ${d.destination} ${d.eventKey} ${d.status}: ${d.reason ?? ''}`);
+      // The event key holds an install id or user id an SDK client sent, the reason a receiver's
+      // answer: one line per delivery whatever they hold.
+      const lines = list.map(
+        (d) =>
+          `${d.id} ${escapeControlChars(d.destination)} ${escapeControlChars(d.eventKey)} ${d.status}: ${escapeControlChars(d.reason ?? '')}`,
+      );
       return { json, text: lines.length > 0 ? lines.join('\n') : 'no dead letters', warning: cut };
     },
   },
@@ -151,12 +168,15 @@ export const DELIVERY_COMMANDS: CommandSpec[] = [
     needs: 'postgres',
     flags: { ...OPTIONAL_PROJECT, id: { type: 'string', description: 'comma list of delivery ids (default: all)' } },
     run: async (deps, f) => {
-      const ids = opt(f, 'id')
+      const given = opt(f, 'id');
+      const ids = given
         ?.split(',')
         .map((s) => s.trim())
         .filter(Boolean);
-      if (ids?.some((id) => !/^\d{1,18}$/.test(id))) {
-        throw new InputError('--id is a comma list of delivery ids (numbers)');
+      // Given but naming no id (`--id "$IDS"` with IDS unset, `--id ,`) is refused as every other
+      // empty value is: replaying all instead, or nothing with exit 0, is not what was asked.
+      if (ids && (ids.length === 0 || ids.some((id) => !/^\d{1,18}$/.test(id)))) {
+        throw new InputError(`--id must be a comma list of delivery ids, numbers (got '${given}')`);
       }
       const projectId = await optionalProject(deps, opt(f, 'project'));
       const r = await replayDeadDeliveries({ sql: deps.sql, now: Date.now }, { projectId, ids });

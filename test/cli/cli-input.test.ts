@@ -184,7 +184,7 @@ describe('connections set-meta', () => {
 });
 
 describe('webhooks add', () => {
-  it('when the URL was already added, then it says the earlier signing secret stops working', async () => {
+  it('when the URL was already added, then a warning on stderr says the earlier signing secret stops working', async () => {
     const p = await newProject(h().deps);
     const add = ['webhooks', 'add', '--project', p.project.id, '--url', 'https://hooks.example.com/again'];
 
@@ -192,9 +192,13 @@ describe('webhooks add', () => {
     const second = await cliWith(SECRETS, ...add);
     const json = await cliWith(SECRETS, ...add, '--json');
 
-    expect(first.out).not.toContain('earlier signing secret');
-    expect(second.out).toContain('this URL was already added: its earlier signing secret stops working now');
+    expect(first.err).toBe('');
+    expect(second.out).not.toContain('earlier signing secret');
+    expect(second.err).toBe(
+      'warning: this URL was already added: its earlier signing secret stops working now; give the receiver this one',
+    );
     expect(JSON.parse(json.out)).toMatchObject({ replaced_secret: true });
+    expect(json.err).toBe(second.err);
   });
 });
 

@@ -246,14 +246,14 @@ describe('projects set-signing', () => {
     expect(await enforced(p.id)).toBe(false);
   });
 
-  it('when enforcing with no active key, then it warns that every SDK request will be refused', async () => {
+  it('when enforcing with no active key, then a warning on stderr says every SDK request will be refused', async () => {
     const p = await newCliProject();
 
     const r = await cli('projects', 'set-signing', '--project', p.id, '--enforce', 'true');
 
     expect(r.code, r.err).toBe(0);
-    expect(r.out).toContain('SDK signing enforced');
-    expect(r.out).toContain('no active signing key');
+    expect(r.out).toBe('SDK signing enforced (0 active key(s))');
+    expect(r.err).toBe('warning: no active signing key; every SDK request is refused (see: signing-keys create)');
   });
 
   it.each(['yes', '1', ''])('when --enforce is %j, then it exits 2 and the flag is unchanged', async (value) => {

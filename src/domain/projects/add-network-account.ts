@@ -1,5 +1,6 @@
 // Adds an ad-network account (network code, name, email, status) to a project.
 import type { PgDeps } from '../../deps.ts';
+import { hasControlChars } from '../../lib/control-chars.ts';
 import { charLength } from '../../lib/validate.ts';
 import { insertNetworkAccount, type NetworkAccount } from '../../store/postgres/network-accounts.ts';
 import { normalizeNetworkCode } from '../campaigns/campaign.ts';
@@ -21,6 +22,9 @@ export async function addNetworkAccount(
   const name = input.name.trim();
   if (name === '' || charLength(name) > 200) {
     throw new InputError('--name must be 1 to 200 characters');
+  }
+  if (hasControlChars(name)) {
+    throw new InputError('--name must not hold control characters (a newline, a tab, escape codes)');
   }
   const status = (input.status ?? 'ACTIVE').toUpperCase();
   if (!STATUSES.includes(status)) {

@@ -1,6 +1,7 @@
 // Creates a project with its token and first server key. The key is returned once and only its
 // SHA-256 is stored.
 import type { PgDeps } from '../../deps.ts';
+import { hasControlChars } from '../../lib/control-chars.ts';
 import { hashKey, newProjectToken, newServerKey } from '../../lib/ids.ts';
 import { charLength, isSafeWebUrl, isValidCurrency, isValidTimeZone } from '../../lib/validate.ts';
 import { asSql, type Sql } from '../../store/postgres/pool.ts';
@@ -24,6 +25,10 @@ export async function createProjectIn(
   const name = input.name.trim();
   if (name === '' || charLength(name) > 200) {
     throw new InputError('--name must be 1 to 200 characters');
+  }
+  // Names are printed in the CLI's tables: a pasted newline cut the project's row in two.
+  if (hasControlChars(name)) {
+    throw new InputError('--name must not hold control characters (a newline, a tab, escape codes)');
   }
   const timezone = input.timezone ?? 'UTC';
   if (!isValidTimeZone(timezone)) {
