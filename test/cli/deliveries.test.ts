@@ -148,3 +148,33 @@ describe('webhooks, dead letters, catalog', () => {
     expect(rate.json).toEqual({ forwarded: 3, matched: 2, rate: 2 / 3, meets_recommendation: false });
   });
 });
+
+describe('long values', () => {
+  it('when a catalog id is longer than 500 characters, then the import exits 2 naming its row and stores nothing', async () => {
+    const p = await newProject(h().deps);
+    const file = path.join(os.tmpdir(), `catalog-long-${p.project.id}.csv`);
+    // Random four-byte characters: Postgres compresses an index entry before its size check.
+    const long = Array.from({ length: 700 }, () => String.fromCodePoint(0x1f300 + Math.floor(Math.random() * 0x700)));
+    await writeFile(file, `id\nsku-1\n${long.join('')}\n`);
+
+    const res = await cli(['catalog', 'import', '--project', p.project.id, '--file', file]);
+    const stored = await h().deps.sql`SELECT 1 FROM catalog_products WHERE project_id = ${p.project.id}`;
+
+    expect([res.code, res.err]).toEqual([
+      2,
+      'error: data row 2: a product id is at most 500 characters, without NUL; nothing was imported',
+    ]);
+    expect(stored).toHaveLength(0);
+  });
+
+  it('when a webhook URL is longer than 2,048 characters written out, then add exits 2 and stores nothing', async () => {
+    const p = await newProject(h().deps);
+    const url = `https://hooks.example.com/${'é'.repeat(700)}`;
+
+    const res = await cli(['webhooks', 'add', '--project', p.project.id, '--url', url]);
+    const stored = await h().deps.sql`SELECT 1 FROM webhooks WHERE project_id = ${p.project.id}`;
+
+    expect([res.code, res.err]).toEqual([2, 'error: --url is at most 2048 characters (percent-encoded)']);
+    expect(stored).toHaveLength(0);
+  });
+});

@@ -10,6 +10,7 @@ import { requireProject } from '../projects/require-project.ts';
 import { webhookSecretContext } from './send-webhook.ts';
 
 export const WEBHOOK_EVENTS = ['install', 'signup'] as const;
+export const MAX_WEBHOOK_URL_CHARS = 2048;
 
 export async function addWebhook(
   deps: Pick<PgDeps, 'sql' | 'config'>,
@@ -37,6 +38,10 @@ export async function addWebhook(
   await requireProject(deps, projectId);
   const secret = `whsec_${randomBytes(24).toString('base64url')}`;
   const href = url.toString();
+  // Written out (percent-encoded) as it is stored and POSTed to; the key (project, url) must fit an index.
+  if (href.length > MAX_WEBHOOK_URL_CHARS) {
+    throw new InputError(`--url is at most ${MAX_WEBHOOK_URL_CHARS} characters (percent-encoded)`);
+  }
   const sealed = encryptSecret(await loadSecretsKey(deps.config), secret, webhookSecretContext(projectId, href));
   const hook = await insertWebhook(deps.sql, { projectId, url: href, secretEnc: sealed, events: input.events });
   // The same URL again gets a new secret: receivers checking the old one refuse what follows.

@@ -8,6 +8,8 @@ import { InputError } from '../projects/input-error.ts';
 import { requireProject } from '../projects/require-project.ts';
 
 const ID_COLUMNS = ['id', 'product_id', 'content_id'];
+/** Longer ids are refused: a product id is a SKU, and the catalog's key holds at most ~2.7 KB. */
+export const MAX_PRODUCT_ID_CHARS = 500;
 
 export async function importCatalog(
   deps: Pick<PgDeps, 'sql'>,
@@ -32,7 +34,14 @@ export async function importCatalog(
   if (col < 0) {
     throw new InputError(`the CSV header needs one of the columns ${ID_COLUMNS.join(', ')}`);
   }
-  const ids = [...new Set(rows.map((r) => (r.fields[col] ?? '').trim()).filter((id) => id !== ''))];
+  const cells = rows.map((r) => (r.fields[col] ?? '').trim());
+  const bad = cells.findIndex((id) => [...id].length > MAX_PRODUCT_ID_CHARS || id.includes('\u0000'));
+  if (bad >= 0) {
+    throw new InputError(
+      `data row ${bad + 1}: a product id is at most ${MAX_PRODUCT_ID_CHARS} characters, without NUL; nothing was imported`,
+    );
+  }
+  const ids = [...new Set(cells.filter((id) => id !== ''))];
   let added = 0;
   for (let i = 0; i < ids.length; i += 5000) {
     added += await insertCatalogProducts(deps.sql, projectId, ids.slice(i, i + 5000));
