@@ -173,6 +173,26 @@ export type Config = Readonly<{
 
 export class ConfigError extends Error {}
 
+/**
+ * A setting that parses but names a store this process cannot use: a refused password, a database
+ * that does not exist, nothing answering at the URL. Its message is one line that starts with the
+ * setting; the driver's own error is its cause. Not a ConfigError: the CLI exits 1 for it, as for
+ * any store failure.
+ */
+export class StoreSettingError extends Error {}
+
+/** A store URL as it may be shown: its password masked. */
+export function shownUrl(url: string): string {
+  if (!URL.canParse(url)) {
+    return '(unparsable URL)';
+  }
+  const u = new URL(url);
+  if (u.password !== '') {
+    u.password = 'xxxxx';
+  }
+  return u.toString();
+}
+
 /** Parses the environment. Throws ConfigError naming every bad setting. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   // An empty value is unset, for every setting: `PORT=` in a compose file or a .env left blank read
@@ -238,6 +258,24 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       apnsBaseUrl: e.APNS_BASE_URL,
     }),
   });
+}
+
+/**
+ * The configuration of a service process (src/main.ts): loadConfig, plus what only a running
+ * service needs. A process that runs jobs (ROLE worker or all) against a Postgres server decrypts
+ * stored secrets in them (Meta install referrers, Meta tokens, push credentials): without
+ * SECRETS_KEY it would fail every such job, and attribution would go on without the Meta claim.
+ * The CLI keeps loadConfig: its commands that need no secret work without the key.
+ */
+export function loadServiceConfig(env: Record<string, string | undefined> = process.env): Config {
+  const config = loadConfig(env);
+  if (config.databaseUrl && !config.secretsKey && config.role !== 'api') {
+    throw new ConfigError(
+      `Invalid configuration:\n  SECRETS_KEY: not set, and DATABASE_URL is (service mode): ROLE '${config.role}' runs ` +
+        'the jobs that read stored secrets. Set SECRETS_KEY to 64 hex characters (openssl rand -hex 32), the same on every process.',
+    );
+  }
+  return config;
 }
 
 /** Which stores are embedded: each service URL that is absent is replaced by its embedded engine. */

@@ -2,16 +2,22 @@
 // (URL configured) or the embedded engine (URL absent). Migrations run here, at start.
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import type { Config } from './config.ts';
+import { type Config, StoreSettingError } from './config.ts';
 import { createFactAppender, type FactAppender } from './domain/facts/fact-appender.ts';
 import { CH_MIGRATIONS, PG_MIGRATIONS } from './lib/paths.ts';
 import { createBullQueue, createInProcessQueue, type JobQueue } from './queue/queue.ts';
-import { type ClickHouseClient, createClickHouse, createMigrationClickHouse } from './store/clickhouse/client.ts';
+import {
+  type ClickHouseClient,
+  checkClickHouse,
+  clickHouseSettingError,
+  createClickHouse,
+  createMigrationClickHouse,
+} from './store/clickhouse/client.ts';
 import { migrateClickHouse } from './store/clickhouse/migrate.ts';
 import { type EmbeddedClient, startEmbeddedPostgres } from './store/postgres/embedded.ts';
 import { setLookupCacheTtl } from './store/postgres/lookup-cache.ts';
 import { migratePostgres } from './store/postgres/migrate.ts';
-import { createPool, type Sql } from './store/postgres/pool.ts';
+import { checkPostgres, createPool, type Sql } from './store/postgres/pool.ts';
 import { type Cache, memoryCache, redisCache } from './store/redis/cache.ts';
 import { createRedis, waitForRedis } from './store/redis/client.ts';
 import { memoryRateLimitStore, type RateLimitStore, redisRateLimitStore } from './store/redis/rate-limit-store.ts';
@@ -84,13 +90,45 @@ export async function createPgDeps(
   opts: { migrate: boolean; embeddedClient?: EmbeddedClient },
 ): Promise<PgDeps> {
   const onClose: Closer[] = [];
-  const sql = await openPostgres(config, log, onClose, opts.embeddedClient);
-  if (opts.migrate) {
-    await migratePostgres(sql, PG_MIGRATIONS, log);
+  try {
+    const sql = await openPostgres(config, log, onClose, opts.embeddedClient);
+    if (opts.migrate) {
+      await checkStoresAtStart(config, log, sql, undefined);
+      await migratePostgres(sql, PG_MIGRATIONS, log);
+    }
+    const deps = { config, log, sql };
+    closers.set(deps, onClose);
+    return deps;
+  } catch (err) {
+    await runClosers(onClose, log);
+    throw err;
   }
-  const deps = { config, log, sql };
-  closers.set(deps, onClose);
-  return deps;
+}
+
+/**
+ * The servers' first use at start, before the migrations: settings that parse but name a server
+ * this process cannot use (a refused password, no such database, nothing listening) stop the
+ * start with one line naming the setting (StoreSettingError); the driver's error, with its stack,
+ * goes to the debug log. Embedded stores have no such setting. `ch` is a client this process
+ * opened, undefined when it was given one (tests) or needs none (the CLI's Postgres commands).
+ */
+async function checkStoresAtStart(config: Config, log: Logger, sql: Sql, ch: ClickHouseClient | undefined) {
+  try {
+    if (config.databaseUrl) {
+      await checkPostgres(sql, config.databaseUrl);
+    }
+    if (ch && config.clickhouse) {
+      const server = config.clickhouse;
+      await checkClickHouse(ch, true).catch((err) => {
+        throw clickHouseSettingError(err, server);
+      });
+    }
+  } catch (err) {
+    if (err instanceof StoreSettingError) {
+      log.debug({ err: err.cause }, 'a store refused this process at start');
+    }
+    throw err;
+  }
 }
 
 export type CreateDepsOptions = {
@@ -112,7 +150,7 @@ async function migrateClickHouseOver(
   sql: Sql,
   log: Logger,
 ): Promise<void> {
-  const own = given ? undefined : createMigrationClickHouse(config);
+  const own = given ? undefined : createMigrationClickHouse(config, log);
   try {
     await migrateClickHouse(own ?? ch, CH_MIGRATIONS, sql, log);
   } finally {
@@ -124,11 +162,12 @@ export async function createDeps(config: Config, log: Logger, opts: CreateDepsOp
   const onClose: Closer[] = [];
   try {
     const sql = await openPostgres(config, log, onClose, opts.embeddedClient);
-    const ch = opts.clickhouse ?? (await createClickHouse(config));
+    const ch = opts.clickhouse ?? (await createClickHouse(config, log));
     if (!opts.clickhouse) {
       onClose.push(() => ch.close());
     }
     if (opts.migrate) {
+      await checkStoresAtStart(config, log, sql, opts.clickhouse ? undefined : ch);
       await migratePostgres(sql, PG_MIGRATIONS, log);
       await migrateClickHouseOver(config, ch, opts.clickhouse !== undefined, sql, log);
     }

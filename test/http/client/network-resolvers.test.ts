@@ -394,6 +394,20 @@ describe('Meta install referrer', () => {
     expect([a?.method, b?.method]).toEqual(['organic', 'organic']);
   });
 
+  it('when the process deciding has no SECRETS_KEY (service mode), then the job fails naming SECRETS_KEY, the install stays pending, and a process with the key decides it meta_referrer', async () => {
+    const p = await projectWithKey();
+    const campaign = await mappedCampaign(p, 'META', META_PLAINTEXT.campaign_id);
+    const iid = await androidInit(p, metaInstallRef(sealed(), 1));
+    const noKey = { ...h().deps, config: { ...h().deps.config, secretsKey: undefined } };
+
+    const [outcome] = await attributeInstalls(noKey, [{ projectId: p.project.id, installInstanceId: iid }]);
+
+    expect(outcome?.status).toBe('rejected');
+    expect(String((outcome as PromiseRejectedResult).reason)).toContain('SECRETS_KEY: not set');
+    expect(await installRow(p, iid)).toMatchObject({ attribution_status: 'pending' });
+    expect(await attribute(h(), p, iid)).toMatchObject({ method: 'meta_referrer', campaignId: campaign.id });
+  });
+
   it('when the META campaign is not mapped, then the install is organic', async () => {
     const p = await projectWithKey();
     await createCampaign(h().deps, p.project, { name: 'Unmapped', adNetwork: 'META' });
