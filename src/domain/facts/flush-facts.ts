@@ -32,6 +32,7 @@ import {
 } from '../../store/postgres/fact-outbox.ts';
 import { withDeadline } from './deadline.ts';
 import { enrichFacts } from './enrich-facts.ts';
+import { orphanReason } from './removal-columns.ts';
 import { FACT_ID_COLUMN, isFactTable } from './tables.ts';
 
 export const FLUSH_BATCH_ROWS = 10_000;
@@ -120,8 +121,15 @@ async function insertBatch(
     }
     deps.log.warn({ table, batch: batchId, err: (err as Error).message }, 'batch refused; retrying row by row');
   }
+  // Payment removals go last, and one whose capture was just refused is refused with it: ClickHouse
+  // must not get a -1 without its +1 (removal-columns.ts).
   const failed: Failed[] = [];
-  for (const r of rows) {
+  const refused = new Set<string>();
+  for (const r of [...rows.filter((x) => x.enrichFrom === null), ...rows.filter((x) => x.enrichFrom !== null)]) {
+    if (r.enrichFrom !== null && refused.has(`${r.projectId}|${r.enrichFrom}`)) {
+      failed.push({ row: r, reason: orphanReason(r.enrichFrom, true) });
+      continue;
+    }
     try {
       await withDeadline(ms, (signal) =>
         // The project is part of the token: two projects' rows with one event_id are two facts.
@@ -132,6 +140,7 @@ async function insertBatch(
         throw err;
       }
       failed.push({ row: r, reason: (err as Error).message });
+      refused.add(`${r.projectId}|${r.factId}`);
     }
   }
   return failed;

@@ -68,14 +68,16 @@ export async function receiveRevenueCatEvent(
   if (e.environment !== 'PRODUCTION') {
     return { ...base, result: 'sandbox' };
   }
-  const amount = action.moneyMoved ? amountInProjectCurrency(project, e) : '0';
-  if (amount === undefined) {
-    return { ...base, result: 'currency' };
-  }
+  // The refunded payment goes whatever the refund's amount: it is removed whole (README), so a
+  // refund in a currency the project cannot take still removes what the app captured itself.
   const removed =
     action.refund && e.transactionId !== null
       ? await removePayments(deps, project, { paymentId: e.transactionId, userId: null })
       : 0;
+  const amount = action.moneyMoved ? amountInProjectCurrency(project, e) : '0';
+  if (amount === undefined) {
+    return { ...base, removed, result: 'currency' };
+  }
   const userId = await firstRegisteredUser(deps, project.id, e.userIds);
   if (userId === undefined) {
     return { ...base, removed, result: 'unregistered' };
