@@ -45,4 +45,15 @@ describe('matchDevice', () => {
     expect(matchDevice(reduced, t('Android', '14', 'Pixel 8')).match).toBe(true);
     expect(matchDevice(t('Android', '10', 'Pixel 8'), t('Android', '14', 'Pixel 8')).match).toBe(false);
   });
+
+  it('when an iOS 26 device clicked with WebKit\'s frozen "iPhone OS 18_6" (or 18_7), then the version is unknown, not a mismatch', () => {
+    const device = t('iOS', '26.0.1', 'iPhone15,2');
+
+    expect(matchDevice(t('iOS', '18.6', 'iPhone'), device)).toMatchObject({ match: true, strength: 'partial' });
+    expect(matchDevice(t('iOS', '18.7', 'iPhone'), device).match).toBe(true);
+    // A real 18.5 (never frozen) or 17.x on a 26 device still differs; so does 18.6 on an iOS 25.
+    expect(matchDevice(t('iOS', '18.5', 'iPhone'), device).match).toBe(false);
+    expect(matchDevice(t('iOS', '17.4', 'iPhone'), device).match).toBe(false);
+    expect(matchDevice(t('iOS', '18.6', 'iPhone'), t('iOS', '18.6.2', 'iPhone15,2'))).toMatchObject({ match: true });
+  });
 });

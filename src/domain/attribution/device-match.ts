@@ -1,6 +1,8 @@
 // Probabilistic matching compares OS, OS version and model of a click's user agent with the
 // device. Reduced user agents (Chrome on Android reports "Android 10; K") carry no real version or
-// model, so those count as unknown, never as a mismatch.
+// model, so those count as unknown, never as a mismatch. So does the iOS version WebKit froze from
+// iOS 26 on: Safari and in-app browsers there report "iPhone OS 18_6" (or 18_7) whatever the
+// system's version, which only the app reports (26.0.1).
 export type DeviceTraits = { os: string; osVersion: string; deviceModel: string };
 export type MatchResult = { match: boolean; strength: 'exact' | 'partial'; reason: string };
 
@@ -18,6 +20,12 @@ function isReduced(t: DeviceTraits): boolean {
 
 const major = (v: string): string => v.trim().split(/[._]/)[0] ?? '';
 
+/** iOS 26+ devices whose click's user agent carries WebKit's frozen 18.6 / 18.7 version. */
+function frozenIosVersion(click: DeviceTraits, device: DeviceTraits): boolean {
+  const [cMajor, cMinor] = click.osVersion.trim().split(/[._]/).map(Number);
+  return osFamily(click.os) === 'ios' && cMajor === 18 && (cMinor ?? 0) >= 6 && Number(major(device.osVersion)) >= 26;
+}
+
 function knownModel(t: DeviceTraits): string {
   const m = t.deviceModel.trim().toLowerCase();
   return m === '' || m === 'k' ? '' : m;
@@ -29,7 +37,7 @@ export function matchDevice(click: DeviceTraits, device: DeviceTraits): MatchRes
     return { match: false, strength: 'partial', reason: `os ${click.os || '?'} vs ${device.os || '?'}` };
   }
   let unknown = false;
-  const cv = isReduced(click) ? '' : major(click.osVersion);
+  const cv = isReduced(click) || frozenIosVersion(click, device) ? '' : major(click.osVersion);
   const dv = major(device.osVersion);
   if (cv !== '' && dv !== '') {
     if (cv !== dv) {
