@@ -1,13 +1,18 @@
 // pino JSON logs on stdout. Keys, tokens and personal data are redacted wherever they may appear.
 import { type Logger, pino } from 'pino';
 
+// Credential headers wherever a headers object is logged: at the top, or one level down (a request,
+// a response, an outbound call); `Authorization` as outbound calls spell it. The RevenueCat webhook's
+// token arrives in `authorization`, and PUT /api/v1/connections/revenuecat answers it as
+// `authorization_token`.
+const CREDENTIAL_HEADERS = ['["service-key"]', '["linkrunner-key"]', '.authorization', '.Authorization', '.cookie'];
+
 export const REDACT_PATHS = [
-  'req.headers["service-key"]',
-  'req.headers["linkrunner-key"]',
-  'req.headers.authorization',
-  'req.headers.cookie',
-  'headers["service-key"]',
-  'headers["linkrunner-key"]',
+  ...['headers', '*.headers'].flatMap((at) => CREDENTIAL_HEADERS.map((h) => `${at}${h}`)),
+  'authorization',
+  '*.authorization',
+  'authorization_token',
+  '*.authorization_token',
   'body.token',
   'token',
   'server_key',
@@ -24,7 +29,11 @@ export const REDACT_PATHS = [
 ];
 
 // A key or token sent in the query string by mistake would otherwise reach every access log line.
-const SECRET_QUERY_PARAMS = /([?&](?:service[-_]key|linkrunner[-_]key|server[-_]key|token|key)=)[^&#]*/gi;
+const SECRET_QUERY_PARAMS = /([?&](?:service[-_]key|linkrunner[-_]key|server[-_]key|token|key|authorization)=)[^&#]*/gi;
+
+// Our keys and tokens by their shape, under any parameter name or in any path segment: a server key,
+// a RevenueCat or MCP token (prefix and 32 random bytes, base64url) or a project token (24 bytes).
+const KEY_OR_TOKEN_IN_URL = /\b(?:(?:sk|rc|mcp)_[\w-]{43}|pt_[\w-]{32})(?![\w-])/g;
 
 // An e-mail address in a path segment or query value (a user id that is an address on
 // DELETE /api/v1/users/:user_id, a reporting search), raw or %-encoded.
@@ -39,7 +48,8 @@ type RequestLike = { method?: string; url?: string; host?: string; ip?: string; 
 
 /**
  * Fastify's own request serializer (it yields to ours), with secrets in the query string, e-mail
- * addresses anywhere in the URL and the MCP token in its path masked.
+ * addresses anywhere in the URL, the MCP token in its path and anything shaped as our keys and
+ * tokens masked.
  */
 function serializeRequest(req: RequestLike) {
   return {
@@ -47,7 +57,8 @@ function serializeRequest(req: RequestLike) {
     url: req.url
       ?.replace(SECRET_QUERY_PARAMS, '$1[redacted]')
       .replace(EMAIL_IN_URL, '[redacted]')
-      .replace(MCP_TOKEN_IN_URL, '$1[redacted]'),
+      .replace(MCP_TOKEN_IN_URL, '$1[redacted]')
+      .replace(KEY_OR_TOKEN_IN_URL, '[redacted]'),
     host: req.host,
     remoteAddress: req.ip,
     remotePort: req.socket?.remotePort,

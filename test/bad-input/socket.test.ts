@@ -3,7 +3,8 @@
 // (bad and conflicting Content-Length, Transfer-Encoding tricks, broken chunks, bad header bytes,
 // partial and slow bodies) and fetch (1 MiB + 1 bodies, deep nesting). Oracle: a status line from
 // the documented set (Node's own 400 / 408 / 413 / 431 included), never 5xx, each answer under
-// 1 s (a stalled body: within the request timeout), and /healthz still answers afterwards.
+// 1 s (a stalled body: within the request timeout), and /healthz still answers afterwards. The MCP
+// endpoint and the RevenueCat webhook get the same pass with their own credentials.
 
 import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
@@ -200,5 +201,87 @@ describe('sizes and nesting over fetch', () => {
     await expectAlive(h().app);
     const res = await fetch(`http://127.0.0.1:${port}/healthz`);
     expect(res.status).toBe(200);
+  });
+});
+
+describe('the MCP endpoint and the RevenueCat webhook over a real socket', () => {
+  // Each surface with its own credential: the MCP token in the path, the RevenueCat token in Authorization.
+  const surfaces = () =>
+    [
+      ['MCP', `/mcp/${x.mcpToken}`, { 'mcp-protocol-version': '2025-11-25', accept: 'application/json' }],
+      ['RevenueCat', '/webhook/revenuecat', { authorization: `Bearer ${x.rcToken}` }],
+    ] as [string, string, Record<string, string>][];
+  const ping = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
+
+  it('when Content-Length is bad, doubled or fights Transfer-Encoding, then 400 (never 5xx)', async () => {
+    for (const [name, path, auth] of surfaces()) {
+      const h0 = (headers: Record<string, string>) => head(path, { ...json, ...auth, ...headers });
+      const cases: [string, string[]][] = [
+        ['letters', [h0({ 'content-length': 'abc' }), ping]],
+        ['negative', [h0({ 'content-length': '-1' }), ping]],
+        ['huge', [h0({ 'content-length': '99999999999999999999' }), ping]],
+        ['two different', [`${h0({ 'content-length': '2' }).slice(0, -2)}content-length: 3\r\n\r\n`, '{}']],
+        ['with chunked', [h0({ 'content-length': '2', 'transfer-encoding': 'chunked' }), '2\r\n{}\r\n0\r\n\r\n']],
+        ['bad chunk size', [h0({ 'transfer-encoding': 'chunked' }), 'zz\r\n{}\r\n0\r\n\r\n']],
+        ['NUL in a header', [h0({ 'x-a': 'a\u0000b', 'content-length': '2' }), '{}']],
+        ['header over 16 KiB', [h0({ 'x-big': 'a'.repeat(20_000) })]],
+      ];
+      for (const [label, chunks] of cases) {
+        record(await raw(chunks), `${name} ${label}`, [400, 413, 431]);
+      }
+      // Shorter than the body: the request is read as declared (5 bytes of JSON: unreadable).
+      record(await raw([h0({ 'content-length': '5' }), ping]), `${name} short length`, [400]);
+    }
+    await expectAlive(h().app);
+  });
+
+  it('when bodies are 1 MiB + 1 or nest 10 / 1k / 100k levels, then 413, 400 or a JSON-RPC answer, never 5xx', async () => {
+    const big = `{"a":"${'a'.repeat(1024 * 1024 - 7)}"}`;
+    for (const [name, path, auth] of surfaces()) {
+      const send = async (body: string) => {
+        const t0 = performance.now();
+        const res = await fetch(`http://127.0.0.1:${port}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...auth },
+          body,
+        });
+        const text = await res.text();
+        return { status: res.status, head: text.slice(0, 200), ms: performance.now() - t0 };
+      };
+      record(await send(big), `${name} 1 MiB + 1`, [413]);
+      // MCP reads an array as a batch (each member an Invalid Request), so 200 is its answer there;
+      // 100k objects are over the 256 KiB body cap.
+      const allowed = name === 'MCP' ? [200, 400, 413] : [400, 413];
+      for (const depth of [10, 1000, 100_000]) {
+        record(await send(nested(depth)), `${name} ${depth} arrays`, allowed);
+        record(await send(nestedObject(depth)), `${name} ${depth} objects`, allowed);
+        const inField =
+          name === 'MCP'
+            ? `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list_campaigns","arguments":${nestedObject(Math.min(depth, 10_000))}}}`
+            : `{"event":{"type":"INITIAL_PURCHASE","id":"deep","aliases":${nested(depth)}}}`;
+        record(await send(inField), `${name} ${depth} in a field`, [200, 400, 413]);
+      }
+    }
+    await expectAlive(h().app);
+  });
+
+  it('when a body arrives slowly, or with a wrong token and 1 MiB + 1, then a normal answer or 401, never 5xx', async () => {
+    for (const [name, path, auth] of surfaces()) {
+      const body =
+        name === 'MCP' ? ping : JSON.stringify({ event: { type: 'TEST', id: 'slow', app_user_id: x.userId } });
+      const bytes = [...Buffer.from(body)].map((b) => Buffer.from([b]));
+      const slow = await raw([head(path, { ...json, ...auth, 'content-length': String(body.length) }), ...bytes], {
+        gapMs: 5,
+      });
+      record(slow, `${name} slow body`, [200], TIMEOUT_MS * 3);
+    }
+    // The webhook's token is checked before the body is read: a wrong one is 401, however big the body.
+    const big = `{"a":"${'a'.repeat(1024 * 1024 - 7)}"}`;
+    const wrong = await raw([
+      head('/webhook/revenuecat', { ...json, authorization: 'Bearer rc_wrong', 'content-length': String(big.length) }),
+      big,
+    ]);
+    record(wrong, 'RevenueCat wrong token, 1 MiB + 1', [401]);
+    await expectAlive(h().app);
   });
 });

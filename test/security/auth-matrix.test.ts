@@ -1,11 +1,13 @@
 // Catalog §4d D1 (auth matrix, OWASP API2) and D2 (token vs key confusion) over EVERY route the app
 // serves, read back from Fastify's route tree: a new /api/v1 or /api/client route fails this file
 // until it is given its 401 texts here. test/http/v1/auth.test.ts checks the spec's six campaign
-// routes in depth (accepted answers, linkrunner-key); this file is the complete matrix.
+// routes in depth (accepted answers, linkrunner-key); this file is the complete matrix. MCP and
+// RevenueCat tokens are refused here like project tokens; their own routes are in auth-surfaces.test.ts.
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
+import { createMcpToken } from '../../src/domain/mcp/create-mcp-token.ts';
 import { rotateServerKey } from '../../src/domain/projects/rotate-server-key.ts';
 import { MSG } from '../../src/http/messages.ts';
 import { newProject, type TestProject, useHarness } from '../support/harness.ts';
@@ -60,12 +62,17 @@ let v1: ServedRoute[] = [];
 let client: ServedRoute[] = [];
 let a: TestProject;
 let revokedKey = '';
+let mcpToken = '';
+let rcToken = '';
 
 beforeAll(async () => {
   const routes = servedRoutes(h().app);
   v1 = routes.filter((r) => r.url.startsWith('/api/v1/'));
   client = routes.filter((r) => r.url.startsWith('/api/client/'));
   a = await newProject(h().deps);
+  mcpToken = (await createMcpToken(h().deps, a.project.id, { name: 'matrix' })).token;
+  const rc = await h().app.inject({ method: 'PUT', url: '/api/v1/connections/revenuecat', headers: a.headers });
+  rcToken = rc.json().data.authorization_token as string;
   const r = await newProject(h().deps);
   await rotateServerKey(h().deps, r.project.id);
   revokedKey = r.serverKey;
@@ -105,7 +112,7 @@ describe('D1 auth matrix over every /api/v1 route', () => {
     expect(v1.length).toBeGreaterThanOrEqual(Object.keys(V1_TEXTS).length);
   });
 
-  it('when the key is missing, empty, blank, only in the query, a cookie or Authorization, unknown, revoked or the project token, then 401 with the exact text', async () => {
+  it('when the key is missing, empty, blank, only in the query, a cookie or Authorization, unknown, revoked, the project token, an MCP token or a RevenueCat token, then 401 with the exact text', async () => {
     const tally = new Tally();
     const key = encodeURIComponent(a.serverKey);
     for (const route of v1) {
@@ -122,6 +129,10 @@ describe('D1 auth matrix over every /api/v1 route', () => {
         ['revoked', { 'service-key': revokedKey }, '', texts.invalid],
         ['project token', { 'service-key': a.token }, '', texts.invalid],
         ['project token (linkrunner-key)', { 'linkrunner-key': a.token }, '', texts.invalid],
+        ['MCP token', { 'service-key': mcpToken }, '', texts.invalid],
+        ['RevenueCat token', { 'service-key': rcToken }, '', texts.invalid],
+        ['RevenueCat token (linkrunner-key)', { 'linkrunner-key': rcToken }, '', texts.invalid],
+        ['RevenueCat token as Authorization', { authorization: `Bearer ${rcToken}` }, '', texts.missing],
       ];
       for (const [what, headers, query, msg] of refused) {
         const res = await send(route, headers, query);
@@ -182,7 +193,7 @@ describe('D1 two service-key headers (raw socket)', () => {
 });
 
 describe('D2 token vs key confusion', () => {
-  it('when the server key is the body token on every /api/client route, then 400 (attribution-data 401) with the token text', async () => {
+  it('when the server key, an MCP token or a RevenueCat token is the body token on every /api/client route, then 400 (attribution-data 401) with the token text', async () => {
     const tally = new Tally();
     expect(client.length).toBeGreaterThanOrEqual(11);
     for (const route of client) {
@@ -192,6 +203,9 @@ describe('D2 token vs key confusion', () => {
         ['server key as token, key header too', { token: a.serverKey }, a.headers],
         ['no token, key header', {}, a.headers],
         ['no token, key as linkrunner-key', {}, { 'linkrunner-key': a.serverKey }],
+        ['MCP token as token', { token: mcpToken }, {}],
+        ['RevenueCat token as token', { token: rcToken }, {}],
+        ['no token, RevenueCat token as Authorization', {}, { authorization: `Bearer ${rcToken}` }],
       ];
       for (const [what, extra, headers] of bodies) {
         const res = await h().app.inject({

@@ -7,6 +7,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
+import { createMcpToken } from '../../src/domain/mcp/create-mcp-token.ts';
 import { MSG } from '../../src/http/messages.ts';
 import { newProject, useHarness } from '../support/harness.ts';
 import { figure, servedRoutes } from '../support/security-routes.ts';
@@ -93,5 +94,146 @@ describe('D5 client budget per token across every /api/client route', () => {
 
     expect(limited).toHaveLength(10);
     expect(limited.every((r) => r.body === limitedBody)).toBe(true);
+  });
+});
+
+// The MCP endpoint and the RevenueCat webhook (README "Rate limits", "MCP server", "RevenueCat
+// webhook"): MCP counts against the per-IP limit shared with /api/v1, and 30/s per token apart from
+// the server key's budgets; the webhook has no limit and spends no one's budget; the RevenueCat
+// connection routes are in the campaign group (10/s per key). The clock is held inside one second.
+describe('D5 the MCP endpoint and the RevenueCat webhook', () => {
+  let second = 0;
+  /** Runs `fn` with deps.now held at the start of a second of its own (never used before). */
+  async function inOneSecond<T>(fn: () => Promise<T>): Promise<T> {
+    const { deps } = h();
+    const real = deps.now;
+    second += 1;
+    const t0 = (Math.floor(real() / 1000) + 3600 + second * 10) * 1000;
+    deps.now = () => t0;
+    try {
+      return await fn();
+    } finally {
+      deps.now = real;
+    }
+  }
+  const ping = { jsonrpc: '2.0', id: 1, method: 'ping' };
+  const mcp = (token: string, ip: string, method: 'POST' | 'GET' | 'DELETE' = 'POST') =>
+    h().app.inject({
+      method,
+      url: `/mcp/${token}`,
+      remoteAddress: ip,
+      headers: { 'x-forwarded-for': `198.51.100.${randomInt(1, 255)}` },
+      ...(method === 'POST' ? { payload: ping } : {}),
+    });
+  async function tokens() {
+    const p = await newProject(h().deps);
+    const issue = async (name: string) => (await createMcpToken(h().deps, p.project.id, { name })).token;
+    const rc = await h().app.inject({ method: 'PUT', url: '/api/v1/connections/revenuecat', headers: p.headers });
+    return { p, mcpA: await issue('a'), mcpB: await issue('b'), rc: rc.json().data.authorization_token as string };
+  }
+
+  it('when one source IP sends 40 requests mixing /api/v1 and MCP (POST, GET, DELETE), then exactly the last 10 are 429 with Retry-After: 1', async () => {
+    const { p, mcpA } = await tokens();
+    const ip = '127.0.0.21';
+    const results = await inOneSecond(async () => {
+      const out: LightMyRequestResponse[] = [];
+      for (let i = 0; i < 40; i++) {
+        const kind = i % 4;
+        out.push(
+          kind === 0
+            ? await h().app.inject({ method: 'GET', url: '/api/v1/campaigns', headers: p.headers, remoteAddress: ip })
+            : await mcp(mcpA, ip, kind === 1 ? 'POST' : kind === 2 ? 'GET' : 'DELETE'),
+        );
+      }
+      return out;
+    });
+    const limited = results.map((r) => r.statusCode === 429);
+    figure('D5 per-IP shared with MCP', {
+      offered: results.length,
+      accepted: limited.filter((l) => !l).length,
+      bypass_successes: Math.max(0, 10 - limited.filter(Boolean).length),
+    });
+
+    expect(limited).toEqual(Array.from({ length: 40 }, (_, i) => i >= 30));
+    expect(results.slice(30).every((r) => r.body === limitedBody && r.headers['retry-after'] === '1')).toBe(true);
+  });
+
+  it('when one MCP token sends 35 requests from 35 IPs in a second, then exactly 5 are 429; another token and the server key keep their own budgets', async () => {
+    const { p, mcpA, mcpB } = await tokens();
+    const { a, b, key } = await inOneSecond(async () => {
+      const run = async (n: number, send: (ip: string) => Promise<LightMyRequestResponse>) => {
+        const out: number[] = [];
+        for (let i = 0; i < n; i++) {
+          out.push((await send(`10.88.${randomInt(0, 255)}.${randomInt(1, 255)}`)).statusCode);
+        }
+        return out;
+      };
+      return {
+        a: await run(35, (ip) => mcp(mcpA, ip)),
+        b: await run(30, (ip) => mcp(mcpB, ip)),
+        key: await run(30, (ip) =>
+          h().app.inject({ method: 'GET', url: '/api/v1/campaigns', headers: p.headers, remoteAddress: ip }),
+        ),
+      };
+    });
+    figure('D5 per MCP token', { offered: a.length, accepted: a.filter((s) => s !== 429).length });
+
+    expect(a.filter((s) => s === 429)).toHaveLength(5);
+    expect(a.slice(0, 30).every((s) => s === 200)).toBe(true);
+    expect(b.every((s) => s === 200)).toBe(true);
+    expect(key.every((s) => s === 200)).toBe(true);
+  });
+
+  it('when one IP sends 60 RevenueCat webhook events in a second, then none is 429 and the IP keeps its whole /api/v1 budget', async () => {
+    const { p, rc } = await tokens();
+    const ip = '127.0.0.22';
+    const { hooks, v1 } = await inOneSecond(async () => {
+      const hookStatuses: number[] = [];
+      for (let i = 0; i < 60; i++) {
+        const res = await h().app.inject({
+          method: 'POST',
+          url: '/webhook/revenuecat',
+          remoteAddress: ip,
+          headers: { authorization: `Bearer ${rc}` },
+          payload: { event: { type: 'TEST', id: `t${i}` } },
+        });
+        hookStatuses.push(res.statusCode);
+      }
+      const v1Statuses: number[] = [];
+      for (let i = 0; i < 30; i++) {
+        const res = await h().app.inject({
+          method: 'GET',
+          url: '/api/v1/campaigns',
+          headers: p.headers,
+          remoteAddress: ip,
+        });
+        v1Statuses.push(res.statusCode);
+      }
+      return { hooks: hookStatuses, v1: v1Statuses };
+    });
+    figure('D5 webhook', { offered: hooks.length, limited: hooks.filter((s) => s === 429).length });
+
+    expect(hooks.every((s) => s === 200)).toBe(true);
+    expect(v1.every((s) => s === 200)).toBe(true);
+  });
+
+  it('when one key sends 12 requests to the RevenueCat connection routes in a second, then the campaign group’s 10 pass and 2 are 429', async () => {
+    const { p } = await tokens();
+    const statuses = await inOneSecond(async () => {
+      const out: number[] = [];
+      for (let i = 0; i < 12; i++) {
+        const method = (['GET', 'PUT', 'DELETE'] as const)[i % 3];
+        const res = await h().app.inject({
+          method,
+          url: '/api/v1/connections/revenuecat',
+          headers: p.headers,
+          remoteAddress: `10.89.${randomInt(0, 255)}.${randomInt(1, 255)}`,
+        });
+        out.push(res.statusCode);
+      }
+      return out;
+    });
+
+    expect(statuses).toEqual([...Array(10).fill(200), 429, 429]);
   });
 });

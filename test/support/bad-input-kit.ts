@@ -43,7 +43,8 @@ export type Case = InjectOptions & { label?: string };
 function describeCase(c: Case): string {
   const payload = typeof c.payload === 'string' ? c.payload : c.payload ? '<buffer/object>' : '';
   const shown = payload.length > 300 ? `${payload.slice(0, 300)}… (${payload.length} chars)` : payload;
-  const url = String(c.url ?? '');
+  // An MCP token is a credential: printed lines show a fuzzed path value, never the fixture's token.
+  const url = String(c.url ?? '').replace(/mcp_[\w-]{40,}/g, 'mcp_[token]');
   return `${c.label ?? ''} ${c.method} ${url.length > 300 ? `${url.slice(0, 300)}…` : url} ${shown}`.trim();
 }
 

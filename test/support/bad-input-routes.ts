@@ -2,8 +2,17 @@
 // of statuses it may answer, written down from api-spec.md, real-clients.md, the OpenAPI responses
 // (src/http/openapi*.ts) and the code. Rate limits are off in this suite (their own tests turn them
 // on), so 429 is not allowed here; 503 is allowed only where it is the documented answer (/readyz).
+// The MCP server and the RevenueCat webhook, which carry credentials of their own, are listed in
+// bad-input-surfaces.ts.
 import { randomUUID } from 'node:crypto';
 import type { InjectOptions } from 'fastify';
+import {
+  CONNECTION_ROUTES,
+  connectRevenueCat,
+  issueMcpToken,
+  MCP_ROUTES,
+  WEBHOOK_ROUTES,
+} from './bad-input-surfaces.ts';
 import { attribute, init, useClientHarness } from './client.ts';
 import { signUp } from './commerce.ts';
 import * as f from './factories.ts';
@@ -16,6 +25,12 @@ export type Fixture = {
   displayId: string;
   domain: string;
   listingIds: string[];
+  /** An MCP token of p, issued as `mcp create-token` does. */
+  mcpToken: string;
+  /** p's RevenueCat webhook token. */
+  rcToken: string;
+  /** A second project, connected to RevenueCat: the connection routes rotate and remove its token, never p's. */
+  spare: TestProject;
 };
 
 /**
@@ -24,7 +39,10 @@ export type Fixture = {
  */
 export const useBadInputHarness = (): (() => Harness) => useClientHarness({ SECRETS_KEY: 'cd'.repeat(32) });
 
-/** A project with a domain, two listings, a campaign, and an initialised install whose user signed up. */
+/**
+ * A project with a domain, two listings, a campaign, an initialised install whose user signed up,
+ * an MCP token and a RevenueCat connection; and a spare project for the connection routes.
+ */
 export async function makeFixture(h: Harness): Promise<Fixture> {
   const p = await newProject(h.deps);
   const domain = await f.domain(h.deps, p, { primary: true });
@@ -39,7 +57,19 @@ export async function makeFixture(h: Harness): Promise<Fixture> {
   await attribute(h, p, iid);
   const userId = 'bad-input-user';
   await signUp(h, p, iid, userId);
-  return { p, iid, userId, displayId: c.display_id, domain: domain.name, listingIds: [ios.id, android.id] };
+  const spare = await newProject(h.deps);
+  await connectRevenueCat(h, spare);
+  return {
+    p,
+    iid,
+    userId,
+    displayId: c.display_id,
+    domain: domain.name,
+    listingIds: [ios.id, android.id],
+    mcpToken: await issueMcpToken(h, p),
+    rcToken: await connectRevenueCat(h, p),
+    spare,
+  };
 }
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -49,12 +79,15 @@ export type Route = {
   method: Method;
   /** The path; `:param` segments are filled by `params`. */
   path: string;
-  auth: 'serviceKey' | 'token' | 'none';
+  /** mcpToken: in the path; revenueCatToken: in Authorization. */
+  auth: 'serviceKey' | 'token' | 'mcpToken' | 'revenueCatToken' | 'none';
   allowed: readonly number[];
   body?: (x: Fixture) => Record<string, unknown>;
   query?: (x: Fixture) => Record<string, string>;
   params?: (x: Fixture) => Record<string, string>;
   headers?: Record<string, string>;
+  /** The credential headers, when not p's server key (serviceKey) or none. */
+  credentials?: (x: Fixture) => Record<string, string>;
 };
 
 // Answers every body route can give before its handler: unreadable or non-object JSON (400),
@@ -301,6 +334,7 @@ export const V1_ROUTES: Route[] = [
     path: '/api/v1/skan/schema',
     allowed: [200, 401, 404],
   }),
+  ...CONNECTION_ROUTES,
 ];
 
 // Links, well-known files, operations and docs (openapi-links.ts): no credentials.
@@ -343,7 +377,7 @@ export const OPEN_ROUTES: Route[] = [
   { name: 'GET /docs', method: 'GET', path: '/docs', auth: 'none', allowed: [200] },
 ];
 
-export const ALL_ROUTES: Route[] = [...CLIENT_ROUTES, ...V1_ROUTES, ...OPEN_ROUTES];
+export const ALL_ROUTES: Route[] = [...CLIENT_ROUTES, ...V1_ROUTES, ...OPEN_ROUTES, ...MCP_ROUTES, ...WEBHOOK_ROUTES];
 
 const qs = (q: Record<string, string>): string => {
   const s = new URLSearchParams(q).toString();
@@ -374,7 +408,7 @@ export function requestOf(
     typeof over.query === 'string' ? (over.query ? `?${over.query}` : '') : qs(over.query ?? route.query?.(x) ?? {});
   const headers: Record<string, string> = {
     host: 'attr.test',
-    ...(route.auth === 'serviceKey' ? x.p.headers : {}),
+    ...(route.credentials?.(x) ?? (route.auth === 'serviceKey' ? x.p.headers : {})),
     ...(route.headers ?? {}),
   };
   const body = over.body ?? (route.body ? JSON.stringify(route.body(x)) : undefined);

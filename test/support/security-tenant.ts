@@ -1,10 +1,11 @@
 // Fixture and oracles of the tenant-isolation tests (catalog D4, I6): a project "A" with every kind
 // of data (domain, listings, campaigns, an attributed install with a click, a user, an event, a
-// payment, spend, a SKAN schema, a Meta connection, a cached attribution answer), everything A
-// owns in Postgres and ClickHouse as one comparable snapshot, and A's campaign report as the bytes
-// the route would send.
+// payment, spend, a SKAN schema, a Meta connection, a RevenueCat connection, an MCP token, a cached
+// attribution answer), everything A owns in Postgres and ClickHouse as one comparable snapshot, and
+// A's campaign report as the bytes the route would send.
 import { randomUUID } from 'node:crypto';
 import type { Deps } from '../../src/deps.ts';
+import { createMcpToken } from '../../src/domain/mcp/create-mcp-token.ts';
 import { buildCampaignReport } from '../../src/domain/reporting/campaign-report.ts';
 import { parseReportQuery } from '../../src/http/parse/v1/reporting.ts';
 import { presentReport } from '../../src/http/present/report-row.ts';
@@ -25,6 +26,9 @@ export type TenantA = {
   clickId: string;
   userId: string;
   paymentId: string;
+  /** A's MCP token and RevenueCat webhook token. */
+  mcpToken: string;
+  rcToken: string;
   /** Values only A's own answers may contain. */
   markers: string[];
 };
@@ -74,6 +78,9 @@ export async function tenantA(h: Harness): Promise<TenantA> {
     payload: { rules: [{ fine: 1, coarse: 'low', lock: false, conditions: [{ type: 'signup' }] }] },
   });
   expectStatus('skan schema', skan.statusCode, 201, skan.body);
+  const rc = await app.inject({ method: 'PUT', url: '/api/v1/connections/revenuecat', headers: p.headers });
+  expectStatus('revenuecat connection', rc.statusCode, 200, '');
+  const mcp = await createMcpToken(deps, p.project.id, { name: 'alpha' });
   const cached = await attributionData(h, p.token, inst.iid);
   expectStatus('attribution-data', cached.statusCode, 200, cached.body);
   await flushFacts(h);
@@ -88,7 +95,10 @@ export async function tenantA(h: Harness): Promise<TenantA> {
     clickId: inst.clickId,
     userId,
     paymentId,
+    mcpToken: mcp.token,
+    rcToken: rc.json().data.authorization_token as string,
     markers: [
+      p.project.id,
       campaign.name,
       campaign.display_id,
       installName,
@@ -111,6 +121,29 @@ export function leakedMarkers(a: TenantA, request: string, answer: string): stri
   return a.markers.filter((m) => !request.includes(m) && answer.includes(m));
 }
 
+/**
+ * The select list and FROM of a ClickHouse table's snapshot. An aggregate table's parts merge in the
+ * background (two rows of a key become one, same totals): it is read merged (FINAL, states
+ * finalized), so a merge is not taken for a change. A test-only read; the service never uses FINAL.
+ */
+async function snapshotColumns(deps: Deps, table: string, engine: string): Promise<string> {
+  if (engine !== 'AggregatingMergeTree') {
+    return `* FROM ${table}`;
+  }
+  const columns = (await (
+    await deps.ch.query({
+      query: `SELECT name, type FROM system.columns WHERE database = currentDatabase() AND table = {t:String}
+        ORDER BY position`,
+      format: 'JSONEachRow',
+      query_params: { t: table },
+    })
+  ).json()) as { name: string; type: string }[];
+  const list = columns.map((c) =>
+    c.type.startsWith('AggregateFunction(') ? `finalizeAggregation(\`${c.name}\`) AS \`${c.name}\`` : `\`${c.name}\``,
+  );
+  return `${list.join(', ')} FROM ${table} FINAL`;
+}
+
 /** Everything the project owns: every Postgres table and ClickHouse table with a project_id column. */
 export async function tenantSnapshot(deps: Deps, projectId: string): Promise<Record<string, string[]>> {
   const out: Record<string, string[]> = {};
@@ -126,16 +159,16 @@ export async function tenantSnapshot(deps: Deps, projectId: string): Promise<Rec
   }
   const chTables = (await (
     await deps.ch.query({
-      query: `SELECT c.table AS name FROM system.columns c JOIN system.tables t
+      query: `SELECT c.table AS name, any(t.engine) AS engine FROM system.columns c JOIN system.tables t
         ON t.database = c.database AND t.name = c.table
         WHERE c.database = currentDatabase() AND c.name = 'project_id' AND t.engine NOT IN ('MaterializedView', 'View')
-        ORDER BY name`,
+        GROUP BY name ORDER BY name`,
       format: 'JSONEachRow',
     })
-  ).json()) as { name: string }[];
-  for (const { name } of chTables) {
+  ).json()) as { name: string; engine: string }[];
+  for (const { name, engine } of chTables) {
     const rs = await deps.ch.query({
-      query: `SELECT * FROM ${name} WHERE toString(project_id) = {p:String}`,
+      query: `SELECT ${await snapshotColumns(deps, name, engine)} WHERE toString(project_id) = {p:String}`,
       format: 'JSONEachRow',
       query_params: { p: projectId },
     });

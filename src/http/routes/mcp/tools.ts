@@ -12,9 +12,11 @@ import { countEvents } from '../../../domain/mcp/count-events.ts';
 import { getBillingUsage } from '../../../domain/mcp/get-billing-usage.ts';
 import { getProjectInfo } from '../../../domain/mcp/get-project-info.ts';
 import { getProjectStats } from '../../../domain/mcp/get-project-stats.ts';
+import { storable } from '../../../lib/storable.ts';
 import type { Project } from '../../../store/postgres/projects.ts';
 import { ApiError } from '../../errors.ts';
 import { MSG } from '../../messages.ts';
+import { readInstallId } from '../../parse/client/common.ts';
 import { parseListCampaigns } from '../../parse/v1/campaigns.ts';
 import { presentCampaign } from '../../present/campaign.ts';
 import { presentBillingUsage, presentEventCounts, presentProjectInfo, presentProjectStats } from './present.ts';
@@ -57,14 +59,27 @@ function requireBilling(project: Project): void {
 
 const SCOPE = { ALL: 'all campaigns', ACTIVE: 'active campaigns', INACTIVE: 'inactive campaigns' } as const;
 
+/**
+ * user_id / device_identifier as GET /api/v1/get-attribution-result reads them: trimmed, and one
+ * that is blank or holds NUL (Postgres text cannot: it was a 500) is not given.
+ */
+const lookupId = (v: string | undefined): string | undefined => {
+  const t = v?.trim();
+  return t && !t.includes('\u0000') ? t : undefined;
+};
+
+/** install_instance_id as attribution-data reads it (NUL dropped, a UUID lower-cased); blank is not given. */
+const lookupInstallId = (v: string | undefined): string | undefined =>
+  v === undefined || storable(v.trim()) === '' ? undefined : readInstallId({ install_instance_id: v });
+
 async function lookup({ deps, project }: ToolContext, args: z.infer<typeof lookupSchema>) {
-  const userId = args.user_id?.trim() || undefined;
-  const deviceIdentifier = args.device_identifier?.trim() || undefined;
+  const userId = lookupId(args.user_id);
+  const deviceIdentifier = lookupId(args.device_identifier);
   if (userId || deviceIdentifier) {
     const result = await getAttributionResult(deps, project, { userId, deviceIdentifier });
     return { found: result !== undefined, attribution: result ?? null };
   }
-  const installId = args.install_instance_id?.trim();
+  const installId = lookupInstallId(args.install_instance_id);
   if (!installId) {
     throw new ApiError(400, MSG.mcpLookupRequired);
   }
