@@ -2,6 +2,9 @@
 // Android (gaid, device_id, device_name, system_version, install_ref and the Play timestamps) and
 // the iOS 4.0.1 keys (§5.2: device, system_version, idfa only when ATT allows, idfv,
 // adservices_attribution_token). Ids are lower-cased; all-zero or empty ad ids mean "absent".
+// Legacy RN-1.x (platform REACT_NATIVE, §1/§5.1) sends the hardware model as device_id and the
+// ANDROID_ID as android_id: device_id is the Android id on ANDROID only, and device ids count only
+// when shaped like one (ANDROID_ID hex, IDFA / IDFV UUIDs), whatever the platform.
 import { describe, expect, it } from 'vitest';
 import { clickIdFromReferrer, readDeviceSignals } from '../../src/domain/identity/device-signals.ts';
 
@@ -87,11 +90,30 @@ describe('readDeviceSignals: Android (AND-1.1 keys)', () => {
     expect(readDeviceSignals('ANDROID', { ...ANDROID, gaid }).gaid).toBeNull();
   });
 
-  it('when an Android body carries idfa/idfv values, then they are ignored (iOS only)', () => {
+  it('when an Android body carries an IDFA-shaped idfa and a malformed idfv, then the idfa is read and the idfv is not', () => {
     const s = readDeviceSignals('ANDROID', { ...ANDROID, idfa: 'EA7583CD-A667-48BC-B806-42ECB2B48606', idfv: 'X' });
 
-    expect(s.idfa).toBeNull();
+    expect(s.idfa).toBe('ea7583cd-a667-48bc-b806-42ecb2b48606');
     expect(s.idfv).toBeNull();
+  });
+
+  it.each([
+    ['16 hex digits (Android 8+)', 'A1B2C3D4E5F60718', 'a1b2c3d4e5f60718'],
+    ['15 hex digits (before Android 8, a leading zero dropped)', '1b2c3d4e5f60718', '1b2c3d4e5f60718'],
+    ["AND-1.1's UUID fallback", '6D2E8F3A-1B4C-4D5E-9F60-7A8B9C0D1E2F', '6d2e8f3a-1b4c-4d5e-9f60-7a8b9c0d1e2f'],
+    ['a board name', 'taro', null],
+    ['a build id', 'TP1A.220624.014', null],
+    ['"unknown"', 'unknown', null],
+    ['all zeros', '0000000000000000', null],
+    ['not a string', 1234567890123456, null],
+  ])('when the Android device_id is %s (%s), then the Android id is %s', (_case, deviceId, expected) => {
+    expect(readDeviceSignals('ANDROID', { ...ANDROID, device_id: deviceId }).androidId).toBe(expected);
+  });
+
+  it('when an Android body also carries android_id, then device_id is the Android id (§5.1)', () => {
+    expect(readDeviceSignals('ANDROID', { ...ANDROID, android_id: 'ffffffffffffffff' }).androidId).toBe(
+      '9774d56d682e549c',
+    );
   });
 
   it('when the Play timestamps arrive as Gson doubles or strings, then the install-begin time is still read', () => {
@@ -156,6 +178,16 @@ describe('readDeviceSignals: iOS (§5.2 keys)', () => {
     expect(readDeviceSignals('IOS', withoutIdfa).idfa).toBeNull();
   });
 
+  it.each([
+    ['not a UUID', 'X-Y'],
+    ['a UUID without dashes', 'EA7583CDA66748BCB80642ECB2B48606'],
+    ['a UUID with a non-hex digit', 'EA7583CD-A667-48BC-B806-42ECB2B4860G'],
+  ])('when the idfa and idfv are %s, then they are absent', (_case, id) => {
+    const s = readDeviceSignals('IOS', { ...IOS, idfa: id, idfv: id });
+
+    expect([s.idfa, s.idfv]).toEqual([null, null]);
+  });
+
   it('when the IDFA is all zeros (tracking limited), then it is absent', () => {
     expect(readDeviceSignals('IOS', { ...IOS, idfa: '00000000-0000-0000-0000-000000000000' }).idfa).toBeNull();
   });
@@ -173,6 +205,52 @@ describe('readDeviceSignals: iOS (§5.2 keys)', () => {
 
     expect(s.gaid).toBeNull();
     expect(s.androidId).toBeNull();
+  });
+});
+
+// RN-1.x src/helper.ts (react-native-device-info): device_id is getDeviceId(), the hardware model.
+const RN1_IPHONE = {
+  android_id: 'unknown',
+  device_id: 'iPhone14,2',
+  device: 'iPhone',
+  base_os: 'iOS',
+  system_version: '17.4',
+  gaid: null,
+  idfa: 'EA7583CD-A667-48BC-B806-42ECB2B48606',
+  idfv: '6D2E8F3A-1B4C-4D5E-9F60-7A8B9C0D1E2F',
+};
+const RN1_ANDROID = {
+  android_id: 'A1B2C3D4E5F60718',
+  device_id: 'taro',
+  base_os: '',
+  system_version: '14',
+  gaid: '38400000-8CF0-11BD-B23E-10B96E40000D',
+  idfa: null,
+  idfv: null,
+};
+
+describe('readDeviceSignals: legacy RN-1.x (platform REACT_NATIVE)', () => {
+  it('when an RN-1.x iPhone inits, then its idfa and idfv are read and its model is no Android id', () => {
+    expect(readDeviceSignals('REACT_NATIVE', RN1_IPHONE)).toMatchObject({
+      gaid: null,
+      idfa: 'ea7583cd-a667-48bc-b806-42ecb2b48606',
+      idfv: '6d2e8f3a-1b4c-4d5e-9f60-7a8b9c0d1e2f',
+      androidId: null,
+    });
+  });
+
+  it('when an RN-1.x Android phone inits, then android_id is its Android id and the board name is not', () => {
+    expect(readDeviceSignals('REACT_NATIVE', RN1_ANDROID)).toMatchObject({
+      gaid: '38400000-8cf0-11bd-b23e-10b96e40000d',
+      idfa: null,
+      idfv: null,
+      androidId: 'a1b2c3d4e5f60718',
+    });
+  });
+
+  it('when a non-Android body sends an id-shaped device_id only, then it is not taken as the Android id', () => {
+    expect(readDeviceSignals('REACT_NATIVE', { device_id: 'a1b2c3d4e5f60718' }).androidId).toBeNull();
+    expect(readDeviceSignals('', { android_id: 'a1b2c3d4e5f60718' }).androidId).toBe('a1b2c3d4e5f60718');
   });
 });
 

@@ -4,13 +4,14 @@
 import type { Deps } from '../../deps.ts';
 import { settleAll } from '../../lib/micro-batch.ts';
 import { type ClickLookup, findClicksByIps, findClicksByKeys } from '../../store/clickhouse/clicks.ts';
-import { devicesSeenBefore, type InstallRecord } from '../../store/postgres/installs.ts';
+import type { InstallRecord } from '../../store/postgres/installs.ts';
 import { findPendingClicks, type PendingLookup } from '../../store/postgres/pending-clicks.ts';
+import { devicesSeenBefore } from '../../store/postgres/reinstalls.ts';
 import { campaignFromLink } from '../campaigns/parse-link.ts';
 import { clickIdFromReferrer } from '../identity/device-signals.ts';
 import { networkResolvers } from './network-resolvers.ts';
 import { resolveNetworkClaim } from './resolvers.ts';
-import type { AttributionSettings } from './settings.ts';
+import { type AttributionSettings, reattributionSince } from './settings.ts';
 import type { Candidates, Click, InstallSignals } from './types.ts';
 
 const HOUR = 3600_000;
@@ -127,9 +128,10 @@ export async function gatherCandidates(
   const lookups = items.map(lookupsOf);
   const [clicks, seenBefore, signals] = await Promise.all([
     batchClicks(deps, items, lookups),
+    // A device installed before only outside the reattribution window is acquired anew (an install).
     devicesSeenBefore(
       deps.sql,
-      items.map((x) => x.install),
+      items.map(({ install, cfg }) => ({ install, since: reattributionSince(install.createdAt, cfg) })),
     ),
     Promise.allSettled(items.map((x) => installSignals(deps, x))),
   ]);

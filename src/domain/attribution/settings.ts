@@ -1,5 +1,6 @@
 // Attribution settings per project, with industry defaults (click lookback 7 days, fingerprint
-// window 24 h, reattribution window 90 days, CTIT under 10 s suspicious).
+// window 24 h, reattribution window 90 days, CTIT under 10 s suspicious). The reattribution window
+// bounds how long after an install of a device another install of it is a reinstall.
 import { z } from 'zod';
 
 const HOUR = 3600_000;
@@ -59,4 +60,13 @@ export function attributionSettings(stored: unknown): AttributionSettings {
       networkResolvers: s.methods.network_resolvers,
     },
   };
+}
+
+/**
+ * The earliest creation time of an earlier install of the same device that makes an install created
+ * at `createdAt` a reinstall: a device last installed before the reattribution window is acquired
+ * anew (a new install), as the industry's re-attribution window has it.
+ */
+export function reattributionSince(createdAt: Date, cfg: AttributionSettings): Date {
+  return new Date(createdAt.getTime() - cfg.reattributionWindowMs);
 }

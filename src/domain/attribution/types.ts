@@ -62,7 +62,10 @@ export type InstallSignals = {
   /** A campaign named by a link given on init or reported through handle-deeplink. */
   linkCampaign: { campaignId: number; displayId: string; network: string } | null;
   networkClaim: NetworkClaim | null;
-  /** The device or user was seen before in this project under another install id. */
+  /**
+   * A device id of the install was seen before in this project under another install id created
+   * within the reattribution window (an older one makes it a new install).
+   */
   seenBefore: boolean;
 };
 

@@ -2,6 +2,12 @@
 // (real-clients.md §5): Android's gaid / device_id / install_ref (+ Play timestamps) /
 // meta_install_ref, iOS's idfa / idfv / adservices_attribution_token. Ids are lower-cased so the
 // same device never becomes two; all-zero advertising ids (tracking limited) count as absent.
+// Legacy RN-1.x (platform "REACT_NATIVE", §1) sends device_id = react-native-device-info's
+// getDeviceId(), the hardware model ("iPhone14,2", a board like "taro"), and the ANDROID_ID under
+// android_id ("unknown" on iOS): read as an Android id, the model made every later install of
+// that model a reinstall. So device_id is the Android id only on platform ANDROID (§5.1), and a
+// device id counts only when it has the shape of one; idfa / idfv are read on any platform
+// (RN-1.x iPhones send them with platform REACT_NATIVE).
 import { cutChars } from '../../lib/storable.ts';
 
 export type DeviceSignals = {
@@ -25,6 +31,22 @@ const str = (v: unknown, max = 512): string => (typeof v === 'string' ? cutChars
 function adId(v: unknown): string | null {
   const s = str(v, 64).toLowerCase();
   return s === '' || /^[0-]+$/.test(s) ? null : s;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+// ANDROID_ID: 16 hex digits since Android 8; before it, Long.toHexString dropped leading zeros.
+const ANDROID_ID = /^[0-9a-f]{8,16}$/;
+
+/** An IDFA or IDFV: a UUID (iOS sends it upper-case); absent when all zeros (tracking limited). */
+function appleId(v: unknown): string | null {
+  const s = adId(v);
+  return s !== null && UUID.test(s) ? s : null;
+}
+
+/** ANDROID_ID, or the random UUID AND-1.1 sends when the device has none (DeviceInfoProvider.getDeviceId). */
+function androidId(v: unknown): string | null {
+  const s = adId(v);
+  return s !== null && (ANDROID_ID.test(s) || UUID.test(s)) ? s : null;
 }
 
 function seconds(v: unknown): Date | null {
@@ -51,9 +73,9 @@ export function readDeviceSignals(platform: string, deviceData: Record<string, u
   const meta = deviceData.meta_install_ref;
   return {
     gaid: ios ? null : adId(deviceData.gaid),
-    idfa: ios ? adId(deviceData.idfa) : null,
-    idfv: ios ? adId(deviceData.idfv) : null,
-    androidId: ios ? null : adId(deviceData.device_id),
+    idfa: appleId(deviceData.idfa),
+    idfv: appleId(deviceData.idfv),
+    androidId: androidId(platform === 'ANDROID' ? deviceData.device_id : deviceData.android_id),
     os: ios ? 'iOS' : platform === 'ANDROID' ? 'Android' : str(deviceData.base_os, 32),
     osVersion: str(deviceData.system_version, 32) || str(deviceData.os_version, 32),
     deviceModel: ios

@@ -2,8 +2,9 @@
 // the campaign's deeplink is returned (apps route on it), and:
 //  - an install whose attribution is still pending gets the link as its deterministic signal;
 //  - a known, attributed install records a re-engagement with that campaign (kind reengagement),
-//    unless it opened the same campaign within the last 3 minutes (an SDK retry), or it was
-//    active within the project's inactivity window.
+//    unless it re-engaged with the same campaign within the last 3 minutes (an SDK retry, also
+//    when another campaign was opened in between), or it was active within the project's
+//    inactivity window.
 import type { Deps } from '../../deps.ts';
 import { newTimeId } from '../../lib/ids.ts';
 import { enqueueAttributionOrHold } from '../../queue/enqueue.ts';
@@ -77,13 +78,39 @@ function repeatsDecidingLink(install: InstallRecord, c: CampaignRecord, now: num
   );
 }
 
+/**
+ * When `install` last re-engaged with campaign `campaignId`, as far as the retry span needs: its
+ * last re-engagement, or one before it that is still in the span (A, then B, then A's retry).
+ */
+function lastReengagedWith(install: InstallRecord, campaignId: number): number | undefined {
+  if (install.reengagementCampaignId === campaignId && install.reengagedAt) {
+    return install.reengagedAt.getTime();
+  }
+  return install.priorReengagements[String(campaignId)];
+}
+
+/** The re-engagements before one recorded `now`, pruned to the retry span: what saveReengagement keeps. */
+function priorWithinRetrySpan(install: InstallRecord, campaignId: number, now: number): Record<string, number> {
+  const prior: Record<string, number> = {};
+  const keep = (c: string, at: number) => {
+    if (c !== String(campaignId) && now - at < RETRY_WINDOW_MS && at > (prior[c] ?? 0)) {
+      prior[c] = at;
+    }
+  };
+  for (const [c, at] of Object.entries(install.priorReengagements)) {
+    keep(c, at);
+  }
+  if (install.reengagementCampaignId !== null && install.reengagedAt) {
+    keep(String(install.reengagementCampaignId), install.reengagedAt.getTime());
+  }
+  return prior;
+}
+
 /** Whether opening campaign `c` now is a re-engagement of `install` (see the file header). */
 function reengages(install: InstallRecord, c: CampaignRecord, now: number, inactivityMs: number): boolean {
   const last = install.reengagedAt?.getTime() ?? 0;
-  if (
-    (install.reengagementCampaignId === c.id && now - last < RETRY_WINDOW_MS) ||
-    repeatsDecidingLink(install, c, now)
-  ) {
+  const sameCampaign = lastReengagedWith(install, c.id);
+  if ((sameCampaign !== undefined && now - sameCampaign < RETRY_WINDOW_MS) || repeatsDecidingLink(install, c, now)) {
     return false;
   }
   // Activity before this session: a cold start runs init just before reporting the deeplink, so
@@ -110,7 +137,11 @@ async function reengage(deps: Pick<Deps, 'sql' | 'now'>, project: Project, insta
         return;
       }
       const id = `ad_${newTimeId()}`;
-      await saveReengagement(tx, project.id, install.installInstanceId, c.id, new Date(now));
+      await saveReengagement(tx, project.id, install.installInstanceId, {
+        campaignId: c.id,
+        at: new Date(now),
+        prior: priorWithinRetrySpan(locked, c.id, now),
+      });
       await insertOutboxRows(tx, [
         {
           table: 'attributions',

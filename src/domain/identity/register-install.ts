@@ -1,6 +1,7 @@
 // init: registers an install (first init of an install id) or an app open, in one transaction with
 // its install_events fact, then enqueues attribution for an undecided install. A retried init of the
-// same install id returns the same processing_id and creates nothing new.
+// same install id returns the same processing_id and creates nothing new. A device id a decided
+// install gets late (ATT granted after the first launch) is checked against earlier installs.
 import { createHash } from 'node:crypto';
 import type { Deps } from '../../deps.ts';
 import { newTimeId } from '../../lib/ids.ts';
@@ -11,6 +12,7 @@ import { insertOutboxRows } from '../../store/postgres/fact-outbox.ts';
 import { upsertInstall } from '../../store/postgres/installs.ts';
 import { asSql, beginPipelined } from '../../store/postgres/pool.ts';
 import type { Project } from '../../store/postgres/projects.ts';
+import { markLateReinstall } from '../attribution/mark-late-reinstall.ts';
 import { campaignFromLink } from '../campaigns/parse-link.ts';
 import { undoUninstall } from '../uninstalls/undo-uninstall.ts';
 import { takeCampaignLink } from './campaign-link.ts';
@@ -43,7 +45,7 @@ export async function registerInstall(
   const now = deps.now();
   // The upsert, the outbox row and the undo are each one atomic statement: the body may share a
   // pipeline with other requests' bodies (pool.ts beginPipelined).
-  const { created, install } = await beginPipelined(deps.sql, async (txh) => {
+  const { created, idsFilled, install } = await beginPipelined(deps.sql, async (txh) => {
     const tx = asSql(txh);
     const result = await upsertInstall(tx, {
       projectId: project.id,
@@ -102,6 +104,12 @@ export async function registerInstall(
     }
     return result;
   });
+  if (idsFilled) {
+    // Committed already: a failure here must not answer 5xx (the app would retry, a second open).
+    await markLateReinstall(deps, install).catch((err: unknown) =>
+      deps.log.warn({ err: (err as Error).message }, 'late device id: reinstall check failed'),
+    );
+  }
   if (install.attributionStatus === 'pending') {
     if (!created && input.link && (await campaignFromLink(deps, project.id, input.link))) {
       // A first init's link that names no campaign gives way to this one (campaign-link.ts).

@@ -44,6 +44,8 @@ export type InstallRecord = {
   linkParams: string;
   reengagedAt: Date | null;
   reengagementCampaignId: number | null;
+  /** Re-engagements before the last one, within handle-deeplink's retry span: campaign id -> epoch ms. */
+  priorReengagements: Record<string, number>;
   /** Marked uninstalled by the push pass (cleared by the install's next request). */
   uninstalled: boolean;
 };
@@ -92,6 +94,7 @@ const toInstall = (r: Row): InstallRecord => ({
   linkParams: (r.link_params as string | null | undefined) ?? '',
   reengagedAt: r.reengaged_at as Date | null,
   reengagementCampaignId: r.reengagement_campaign_id as number | null,
+  priorReengagements: (r.prior_reengagements as Record<string, number> | null | undefined) ?? {},
   uninstalled: r.uninstalled_at !== null && r.uninstalled_at !== undefined,
 });
 
@@ -126,9 +129,17 @@ export type NewInstall = {
  * init lacked is taken from a later one (iOS sends idfa only once ATT is granted, after the first
  * launch; an Android gaid may come late): kept first-init only, the install was never found by it
  * (get-attribution-result 204) and a pending install never got its ad id signal. One it has is kept.
+ * `idsFilled`: this open gave the install a device id it lacked (a decided install's reinstall flag
+ * is then checked again). `prev` reads the row as the statement began; a row another init changed
+ * meanwhile can only make it true once more, which costs one more check and changes nothing.
  */
-export async function upsertInstall(sql: Sql, i: NewInstall): Promise<{ created: boolean; install: InstallRecord }> {
+export async function upsertInstall(
+  sql: Sql,
+  i: NewInstall,
+): Promise<{ created: boolean; idsFilled: boolean; install: InstallRecord }> {
   const [row] = await sql<Row[]>`
+    WITH prev AS (SELECT gaid, idfa, idfv, android_id FROM installs
+      WHERE project_id = ${i.projectId} AND install_instance_id = ${i.installInstanceId})
     INSERT INTO installs (project_id, install_instance_id, processing_id, platform, gaid, idfa, idfv, android_id, ip,
       user_agent, os, os_version, device_model, app_version, package_version, device_data, install_ref,
       install_begin_at, meta_install_ref, apple_ads_token, init_link, created_at, last_seen_at)
@@ -145,11 +156,15 @@ export async function upsertInstall(sql: Sql, i: NewInstall): Promise<{ created:
       android_id = COALESCE(NULLIF(installs.android_id, ''), EXCLUDED.android_id),
       install_ref = CASE WHEN installs.install_ref = '' THEN EXCLUDED.install_ref ELSE installs.install_ref END,
       init_link = COALESCE(installs.init_link, EXCLUDED.init_link)
-    RETURNING (xmax = 0) AS created, *`;
+    RETURNING (xmax = 0) AS created, NOT EXISTS (SELECT 1 FROM prev WHERE
+        prev.gaid IS NOT DISTINCT FROM installs.gaid AND prev.idfa IS NOT DISTINCT FROM installs.idfa
+        AND prev.idfv IS NOT DISTINCT FROM installs.idfv AND prev.android_id IS NOT DISTINCT FROM installs.android_id
+      ) AS ids_filled, *`;
   if (!row) {
     throw new Error('upsert into installs returned no row');
   }
-  return { created: row.created as boolean, install: toInstall(row) };
+  const created = row.created as boolean;
+  return { created, idsFilled: !created && (row.ids_filled as boolean), install: toInstall(row) };
 }
 
 export async function findInstall(
@@ -182,35 +197,6 @@ export async function findInstalls(
     SELECT i.* FROM unnest(${keys.map((k) => k.projectId)}::uuid[], ${keys.map((k) => k.installInstanceId)}::text[]) AS k (p, iid)
       JOIN installs i ON i.project_id = k.p AND i.install_instance_id = k.iid`;
   return rows.map(toInstall);
-}
-
-/**
- * For each install, whether another install of its project created no later had one of its device
- * ids (a reinstall), in one statement. One EXISTS per id, each on that id's own index: the earlier
- * single OR of "id given and equal" conditions could use none of them once the plan was generic
- * and read every install of the project (~4.7 ms per install at 4k installs).
- */
-export async function devicesSeenBefore(sql: Sql, installs: InstallRecord[]): Promise<boolean[]> {
-  if (installs.length === 0) {
-    return [];
-  }
-  const col = (f: (i: InstallRecord) => string | null) => installs.map((i) => f(i) || null);
-  const rows = await sql<{ n: number; seen: boolean }[]>`
-    SELECT k.n::int AS n, (
-      EXISTS (SELECT 1 FROM installs o WHERE o.project_id = k.p AND o.gaid = k.gaid
-        AND o.install_instance_id <> k.iid AND o.created_at <= k.t)
-      OR EXISTS (SELECT 1 FROM installs o WHERE o.project_id = k.p AND o.idfa = k.idfa
-        AND o.install_instance_id <> k.iid AND o.created_at <= k.t)
-      OR EXISTS (SELECT 1 FROM installs o WHERE o.project_id = k.p AND o.idfv = k.idfv
-        AND o.install_instance_id <> k.iid AND o.created_at <= k.t)
-      OR EXISTS (SELECT 1 FROM installs o WHERE o.project_id = k.p AND o.android_id = k.aid
-        AND o.install_instance_id <> k.iid AND o.created_at <= k.t)) AS seen
-    FROM unnest(${installs.map((i) => i.projectId)}::uuid[], ${installs.map((i) => i.installInstanceId)}::text[],
-      ${installs.map((i) => i.createdAt.toISOString())}::timestamptz[], ${col((i) => i.gaid)}::text[],
-      ${col((i) => i.idfa)}::text[], ${col((i) => i.idfv)}::text[], ${col((i) => i.androidId)}::text[])
-      WITH ORDINALITY AS k (p, iid, t, gaid, idfa, idfv, aid, n)`;
-  const seen = new Map(rows.map((r) => [r.n, r.seen]));
-  return installs.map((_, i) => seen.get(i + 1) ?? false);
 }
 
 export type SavedDecision = {
@@ -304,14 +290,15 @@ export async function setInitLink(
       AND (init_link IS NULL OR init_link = ${replacing})`;
 }
 
+/** The install's last re-engagement, with those before it still within the retry span (`prior`). */
 export async function saveReengagement(
   sql: Sql,
   projectId: string,
   installInstanceId: string,
-  campaignId: number,
-  at: Date,
+  r: { campaignId: number; at: Date; prior: Record<string, number> },
 ): Promise<void> {
-  await sql`UPDATE installs SET reengaged_at = ${at}, reengagement_campaign_id = ${campaignId}, last_seen_at = ${at}
+  await sql`UPDATE installs SET reengaged_at = ${r.at}, reengagement_campaign_id = ${r.campaignId},
+      last_seen_at = ${r.at}, prior_reengagements = ${sql.json(r.prior)}
     WHERE project_id = ${projectId} AND install_instance_id = ${installInstanceId}`;
 }
 
