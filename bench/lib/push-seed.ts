@@ -100,6 +100,7 @@ export async function createPushProject(deps: Pick<PgDeps, 'sql' | 'config'>, na
  * Seeds installs 0…n-1. Tokens look like the real ones (FCM: ~160 characters with a colon; APNs: 64
  * hex) and start with the letter the fake answers by: FCM g(one) / e(rror) / d(elivered), APNs
  * a (gone) / e / 1. Installs are attributed already (organic), so no attribution job picks them up.
+ * They were last opened when installed: an open after the last push would restart the failed days.
  */
 export async function seedPushInstalls(
   sql: Sql,
@@ -119,7 +120,8 @@ export async function seedPushInstalls(
   for (let lo = 0; lo < n; lo += CHUNK) {
     const hi = Math.min(n, lo + CHUNK) - 1;
     await sql`INSERT INTO installs (project_id, install_instance_id, platform, push_token, push_token_updated_at,
-        push_failures, last_push_day, last_push_at, uninstalled_at, attribution_status, attribution_method, created_at)
+        push_failures, last_push_day, last_push_at, uninstalled_at, attribution_status, attribution_method, created_at,
+        last_seen_at)
       SELECT ${projectId}, 'pb' || lpad(g.i::text, 8, '0'),
         CASE WHEN (g.i / 100) % 5 < 3 THEN 'ANDROID' ELSE 'IOS' END,
         CASE WHEN (g.i / 100) % 5 < 3
@@ -129,7 +131,7 @@ export async function seedPushInstalls(
         CASE WHEN c.last_day = -9999 THEN NULL ELSE ${day}::date + c.last_day END,
         CASE WHEN c.last_day = -9999 THEN NULL ELSE (${day}::date + c.last_day) + interval '3 hours' END,
         CASE WHEN c.uninstalled = 1 THEN (${day}::date + c.last_day) + interval '3 hours' END,
-        'decided', 'organic', now() - interval '30 days'
+        'decided', 'organic', now() - interval '30 days', now() - interval '30 days'
       FROM generate_series(${lo}::int, ${hi}::int) AS g(i)
       JOIN unnest(${c.k}::int[], ${fcmLead}::text[], ${apnsLead}::text[], ${failures}::int[], ${lastDay}::int[],
         ${uninstalled}::int[]) AS c(k, fcm_lead, apns_lead, failures, last_day, uninstalled) ON c.k = g.i % 100`;

@@ -1,8 +1,10 @@
 // `uninstalls set-credentials` stores a project's FCM service account or APNs key (sealed under
 // SECRETS_KEY) for uninstall tracking; `uninstalls run` runs today's pass now (the worker's cron
-// does it daily), printing its tally.
+// does it daily), printing its tally. Beside a running pass (the worker's) it shares the work:
+// each install is pushed by one of them; it says so, and waits for the other's last installs.
 import { readFile } from 'node:fs/promises';
 import { InputError } from '../domain/projects/input-error.ts';
+import { PUSH_CLAIM_MINUTES } from '../domain/uninstalls/claim-push-page.ts';
 import { projectSenders } from '../domain/uninstalls/project-senders.ts';
 import { runUninstallPass } from '../domain/uninstalls/run-uninstall-pass.ts';
 import { setPushCredentials } from '../domain/uninstalls/set-push-credentials.ts';
@@ -38,11 +40,17 @@ export const UNINSTALL_COMMANDS: CommandSpec[] = [
     summary: "run today's uninstall-tracking pass now (silent pushes to installs with a push token)",
     needs: 'postgres',
     flags: {},
-    run: async (deps) => {
-      const t = await runUninstallPass({ ...deps, now: Date.now }, projectSenders(deps));
+    run: async (deps, _f, progress) => {
+      const t = await runUninstallPass({ ...deps, now: Date.now }, projectSenders(deps), {
+        onWait: (held) =>
+          progress(
+            `another uninstall pass is running and holds ${held} of today's installs: waiting until it has recorded them (a pass that stopped gives them up within ${PUSH_CLAIM_MINUTES} minutes)`,
+          ),
+      });
+      const shared = t.held > 0 ? `; ${t.held} held by another pass (waited ${Math.round(t.waitedMs / 1000)} s)` : '';
       return {
         json: t,
-        text: `${t.targets} targets: ${t.delivered} delivered, ${t.unregistered} unregistered, ${t.errors} errors, ${t.skipped} skipped, ${t.uninstalled} new uninstalls in ${t.ms} ms`,
+        text: `${t.targets} targets: ${t.delivered} delivered, ${t.unregistered} unregistered, ${t.errors} errors, ${t.skipped} skipped, ${t.uninstalled} new uninstalls in ${t.ms} ms${shared}`,
       };
     },
   },

@@ -7,8 +7,9 @@
 //    install never tied to it, or a server-side call naming no install), so revenue goes to the
 //    campaign that brought the user.
 //  - Without a registered user nothing is recorded, but the answer still names the sending install
-//    when it is marked uninstalled: a request from the device proves the app is back (README
-//    Uninstall tracking), whoever uses it. A server-side call names no install, so never one.
+//    when it is marked uninstalled or counting failed pushes: a request from the device proves the
+//    app is back, or in use that day (README Uninstall tracking), whoever uses it. A server-side
+//    call names no install, so never one.
 // Lookups that arrive while earlier ones run share one statement (lib/micro-batch.ts): under the
 // ingest mix this read was a Postgres round trip for two requests in three.
 import type { Deps } from '../../deps.ts';
@@ -21,18 +22,22 @@ export type RegisteredUser = {
   installInstanceId: string;
   platform: string;
   /** The sending install as read before the transaction, when the request named a known one. */
-  sender?: { platform: string; uninstalled: boolean };
+  sender?: { platform: string; uninstalled: boolean; pushFailing: boolean };
   /** The request named no install: a server-side call (POST /api/v1/capture-event, capture-payment). */
   serverSide?: boolean;
 };
 
-/** Rule 1's answer: the registered user, or none (and the sending install, when marked uninstalled). */
+/**
+ * Rule 1's answer: the registered user, or none (and the sending install, when marked uninstalled
+ * or counting failed pushes: its uninstall state is to be cleared).
+ */
 export type Resolution = { user: RegisteredUser } | { user: undefined; uninstalledSender: string | undefined };
 
 /**
  * Whether the sender's SKAN counters or uninstall state may need a write: skipped only when the
- * read says it cannot (an Android install; an install not marked uninstalled). An uninstall marked
- * between that read and this request's commit is undone by the install's next request instead.
+ * read says it cannot (an Android install; an install neither marked uninstalled nor counting
+ * failed pushes, the common case, which so costs no statement). A failed day or an uninstall
+ * marked between that read and this request's commit is cleared by the install's next request.
  * A server-side call never undoes an uninstall: it does not come from the install (README: "a later
  * init, event or payment from that install"), and a backend's renewal after the app was deleted
  * cleared it, recorded a reinstall that never happened, and the next failed pushes counted the
@@ -40,7 +45,7 @@ export type Resolution = { user: RegisteredUser } | { user: undefined; uninstall
  */
 export function senderNeeds(user: RegisteredUser): { skan: boolean; undoUninstall: boolean } {
   return user.sender
-    ? { skan: user.sender.platform === 'IOS', undoUninstall: user.sender.uninstalled }
+    ? { skan: user.sender.platform === 'IOS', undoUninstall: user.sender.uninstalled || user.sender.pushFailing }
     : { skan: true, undoUninstall: user.serverSide !== true };
 }
 
@@ -63,11 +68,12 @@ export async function resolveRegisteredUser(
   });
   if (!r.user) {
     const iid = asked.installInstanceId;
-    return { user: undefined, uninstalledSender: iid !== null && r.install?.uninstalled ? iid : undefined };
+    const toClear = r.install !== undefined && (r.install.uninstalled || r.install.pushFailing);
+    return { user: undefined, uninstalledSender: iid !== null && toClear ? iid : undefined };
   }
   const sender =
     asked.installInstanceId !== null && r.install
-      ? { platform: r.install.platform, uninstalled: r.install.uninstalled }
+      ? { platform: r.install.platform, uninstalled: r.install.uninstalled, pushFailing: r.install.pushFailing }
       : undefined;
   if (asked.installInstanceId !== null && r.install && r.install.userId === r.user.userId) {
     return {

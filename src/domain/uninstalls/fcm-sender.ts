@@ -4,7 +4,9 @@
 // agent is the sender's, shared by the batches the pass has in flight, and holds up to `sockets`
 // connections. A pass is bound by round trips, not CPU: at a 100 ms round trip (bench `pushes`,
 // BENCH_PUSH_FAKE_MS=100; 60 % FCM tokens) 32 sockets held 519 tokens/s, 128 held 1,428/s. Answers:
-// 200 delivered; 404 / UNREGISTERED unregistered; anything else (401, 429, 5xx, network) error.
+// 200 delivered; FCM's own answer that the token is gone (its JSON error with errorCode
+// UNREGISTERED, or a 404 whose error status is NOT_FOUND) unregistered; anything else (401, 429,
+// 5xx, network, a 404 page without FCM's error: a wrong FCM_BASE_URL or a proxy) error.
 // Base URLs come from config only.
 import { signJwt } from './jwt.ts';
 import { keepAliveAgents, keepAlivePost } from './keepalive-post.ts';
@@ -15,6 +17,24 @@ const SCOPE = 'https://www.googleapis.com/auth/firebase.messaging';
 const TIMEOUT_MS = 10_000;
 
 export type FcmUrls = { fcmBaseUrl: string; fcmTokenUrl: string };
+
+type FcmErrorBody = { error?: { status?: unknown; details?: unknown } };
+
+/** FCM HTTP v1's error body names the token gone; a bare 404 says nothing about the token. */
+function saysUnregistered(status: number, text: string): boolean {
+  let body: FcmErrorBody;
+  try {
+    body = JSON.parse(text) as FcmErrorBody;
+  } catch {
+    return false;
+  }
+  const error = body?.error;
+  if (typeof error !== 'object' || error === null) {
+    return false;
+  }
+  const details = Array.isArray(error.details) ? (error.details as { errorCode?: unknown }[]) : [];
+  return details.some((d) => d?.errorCode === 'UNREGISTERED') || (status === 404 && error.status === 'NOT_FOUND');
+}
 
 export function createFcmSender(creds: FcmCredentials, urls: FcmUrls, parallel = 32, sockets = 128): PushSender {
   let cached: { token: string; until: number } | undefined;
@@ -69,7 +89,7 @@ export function createFcmSender(creds: FcmCredentials, urls: FcmUrls, parallel =
       if (res.status >= 200 && res.status < 300) {
         return 'delivered';
       }
-      return res.status === 404 || res.text.includes('UNREGISTERED') ? 'unregistered' : 'error';
+      return saysUnregistered(res.status, res.text) ? 'unregistered' : 'error';
     } catch {
       return 'error';
     }

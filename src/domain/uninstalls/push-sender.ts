@@ -2,10 +2,11 @@
 // (fcm-sender.ts) and APNs (apns-sender.ts); tests use a local fake. A sender answers one result
 // per target, in order:
 //  - delivered:    the service accepted the push (the app is still installed);
-//  - unregistered: the service says the token is gone (FCM UNREGISTERED / 404, APNs 410 or
-//                  BadDeviceToken): one failed day;
-//  - error:        anything else (network, 5xx, throttling, bad credentials). Not a failed day, so an
-//                  outage of the push service never turns installs into uninstalls.
+//  - unregistered: the service says the token is gone (FCM's error UNREGISTERED / NOT_FOUND,
+//                  APNs 410): a failed day;
+//  - error:        anything else (network, 5xx, throttling, bad credentials, APNs BadDeviceToken, a
+//                  404 without FCM's error body). Not a failed day, so an outage of the push
+//                  service, or a wrong base URL, never turns installs into uninstalls.
 export type PushProvider = 'FCM' | 'APNS';
 export type PushTarget = { installInstanceId: string; token: string };
 export type PushResult = 'delivered' | 'unregistered' | 'error';

@@ -1,7 +1,9 @@
 // A later init or event from an install marked uninstalled proves it is on the device again: the
 // uninstall state is cleared and an install_events row of kind 'reinstall_after_uninstall' records
 // when (the uninstalls fact stays: reporting's `uninstalls` counts detected uninstalls, and this
-// row lets a report subtract or show the comebacks). Runs in the caller's transaction.
+// row lets a report subtract or show the comebacks). From an install that is only counting failed
+// pushes it resets the count (a day the app was used breaks the run of failed days) and records
+// nothing. Runs in the caller's transaction; answers whether an uninstall was undone.
 import { newTimeId } from '../../lib/ids.ts';
 import { formatChTime, localDay } from '../../lib/time.ts';
 import { insertOutboxRows } from '../../store/postgres/fact-outbox.ts';
@@ -16,7 +18,7 @@ export async function undoUninstall(
   nowMs: number,
 ): Promise<boolean> {
   const cleared = await clearUninstall(tx, project.id, installInstanceId);
-  if (!cleared) {
+  if (!cleared?.wasUninstalled) {
     return false;
   }
   const eventId = `ie_${newTimeId()}`;

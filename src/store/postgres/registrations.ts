@@ -3,8 +3,11 @@
 import type { Sql } from './pool.ts';
 
 export type Registration = {
-  /** The request's install, when known: its platform, the user id tied to it, whether it is marked uninstalled. */
-  install: { platform: string; userId: string | null; uninstalled: boolean } | undefined;
+  /**
+   * The request's install, when known: its platform, the user id tied to it, whether it is marked
+   * uninstalled, and whether it is counting failed pushes (uninstall tracking's push_failures > 0).
+   */
+  install: { platform: string; userId: string | null; uninstalled: boolean; pushFailing: boolean } | undefined;
   /**
    * The user asked for (or, when none is given, the one tied to the install) when trigger
    * registered it (an app_users row), with the install it registered through.
@@ -20,6 +23,7 @@ type Row = {
   install_platform: string | null;
   install_user: string | null;
   install_uninstalled: boolean;
+  install_push_failing: boolean;
   reg_user: string | null;
   reg_install: string | null;
   reg_platform: string | null;
@@ -33,6 +37,7 @@ export async function findRegistrations(sql: Sql, asks: RegistrationAsk[]): Prom
   const rows = await sql<Row[]>`
     SELECT a.n, i.install_instance_id IS NOT NULL AS install_known, i.platform AS install_platform,
       i.user_id AS install_user, i.uninstalled_at IS NOT NULL AS install_uninstalled,
+      i.push_failures > 0 AS install_push_failing,
       u.user_id AS reg_user, u.install_instance_id AS reg_install, ui.platform AS reg_platform
     FROM unnest(${asks.map((a) => a.projectId)}::uuid[], ${asks.map((a) => a.installInstanceId)}::text[],
         ${asks.map((a) => a.userId)}::text[]) WITH ORDINALITY AS a (project_id, install_id, user_id, n)
@@ -44,7 +49,12 @@ export async function findRegistrations(sql: Sql, asks: RegistrationAsk[]): Prom
     const r = byN.get(k + 1);
     return {
       install: r?.install_known
-        ? { platform: r.install_platform ?? '', userId: r.install_user, uninstalled: r.install_uninstalled }
+        ? {
+            platform: r.install_platform ?? '',
+            userId: r.install_user,
+            uninstalled: r.install_uninstalled,
+            pushFailing: r.install_push_failing,
+          }
         : undefined,
       user:
         typeof r?.reg_user === 'string'
