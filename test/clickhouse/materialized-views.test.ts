@@ -1,4 +1,4 @@
-// Materialized views (clickhouse/migrations/0007-0012, 0016, 0017, 0020). STYLE.md: a batch retried with the same
+// Materialized views (clickhouse/migrations/0007-0012, 0016, 0017, 0020, 0028). STYLE.md: a batch retried with the same
 // dedup token lands once in the raw table and once in every view target; and every aggregate
 // metric equals a brute-force query over the raw facts. Facts are written with insertFactRows (the
 // writer's insert), full rows only. Merges are stopped so row counts of the targets are exact.
@@ -198,6 +198,11 @@ describe('metrics equal brute force over the raw facts', () => {
       'campaign_event_daily.amount',
       sumOf('campaign_event_daily', `${K}, event_name`, 'amount'),
       raw(`${K}, event_name`, 'sumIf(amount, has_amount = 1)', 'events'),
+    ],
+    [
+      'campaign_event_daily.amount_events (0028)',
+      sumOf('campaign_event_daily', `${K}, event_name`, 'amount_events'),
+      raw(`${K}, event_name`, 'count()', 'events', 'has_amount = 1'),
     ],
     [
       'campaign_event_daily.users',

@@ -238,14 +238,16 @@ export function expectedReport(o: OracleInput, q: OracleQuery) {
       const es = fs.filter((f) => f.t === 'event' && f.name === name) as Extract<OFact, { t: 'event' }>[];
       const amount = es.reduce((a, e) => a + (e.amount === null ? 0n : nano(e.amount)), 0n);
       const users = new Set(es.map((e) => e.user)).size;
-      const plain = !unique.has(name) && amount === 0n;
+      // README: {count, amount} when the event carried amounts in the window (an amount of 0 too).
+      const carried = es.some((e) => e.amount !== null);
+      const plain = !unique.has(name) && !carried;
       custom[name] = hide
         ? DASH
         : plain
           ? formatCount(es.length)
           : {
               count: formatCount(es.length),
-              ...(amount === 0n ? {} : { amount: money(amount) }),
+              ...(carried ? { amount: money(amount) } : {}),
               ...(unique.has(name) ? { unique_count: formatCount(users) } : {}),
             };
       if (q.costPer?.includes(name)) {

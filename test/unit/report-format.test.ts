@@ -197,4 +197,16 @@ describe('window and cohorts', () => {
       d30: undefined,
     });
   });
+
+  it('when returners outnumber the cohort (an app open written before its decision), then the share stops at 100 %', () => {
+    const c = zeroCohortCounts();
+    c.cohort[1] = 1;
+    c.rolling[1] = 2;
+    c.classic[1] = 2;
+
+    const r = retentionRatios(c);
+
+    expect(r.retention.d1).toEqual(q(1n, 1n));
+    expect(r.classic.d1).toEqual(q(1n, 1n));
+  });
 });

@@ -1,8 +1,9 @@
 // Cohort metrics of a report window (README "Reporting"). The cohort of a window is the installs
 // (new installs and reinstalls) attributed to the campaign whose project-local install day is in
 // [from, to]. Day N of an install is its install day + N (day 0 = the install day); an install is
-// active on a day when it called init (an install or an app open) that day. Cohorts are kept for
-// 30 days after install (retention_cohort / revenue_cohort).
+// active on a day when it called init (an install or an app open) that day. The cohort's size is
+// counted from the attribution decisions (campaign_daily installs + reinstalls), its activity and
+// revenue from the facts, kept for 30 days after install (retention_cohort / revenue_cohort).
 //   retention dN          (rolling) share of the cohort active on day N or on any later day up to 30
 //   classic_retention dN  share of the cohort active exactly on day N
 //   daywise_revenue dN    revenue of the cohort's users on days 0..N after their install
@@ -46,8 +47,14 @@ export type RetentionRatios = {
   classic: { d1: Ratio | undefined; d7: Ratio | undefined; d14: Ratio | undefined; d30: Ratio | undefined };
 };
 
-/** Exact (counts as bigints), rounded once when shown; undefined for an empty cohort. */
-const share = (active: number, cohort: number): Ratio | undefined => ratio(BigInt(active), BigInt(cohort));
+/**
+ * Exact (counts as bigints), rounded once when shown; undefined for an empty cohort. Returners are
+ * capped at the cohort: they are distinct counts of app opens (uniq), the cohort a count of
+ * decisions, and the writer moves the two tables apart, so an app open may land before its
+ * install's decision does.
+ */
+const share = (active: number, cohort: number): Ratio | undefined =>
+  ratio(BigInt(Math.min(active, cohort)), BigInt(cohort));
 
 export function retentionRatios(c: CohortCounts): RetentionRatios {
   return {

@@ -142,7 +142,7 @@ export async function loadPageDetails(deps: Pick<Deps, 'ch'>, q: PageDetailsInpu
       ? campaign.get(r.campaignId)
       : nodes.get(key(r.level, r.campaignId, r.adSetId, r.creativeId, r.keywordId));
   for (const r of eventLevels) {
-    find(r.key)?.events.set(r.name, { count: r.count, amount: r.amount, users: r.users });
+    find(r.key)?.events.set(r.name, { count: r.count, amount: r.amount, amountEvents: r.amountEvents, users: r.users });
   }
   for (const r of paymentLevels) {
     find(r.key)?.payments.set(r.type, { count: r.count, total: r.total, users: r.users });

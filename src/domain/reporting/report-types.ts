@@ -5,7 +5,8 @@ import type { CohortCounts, DaywiseRevenue } from './cohorts.ts';
 import type { Totals } from './metrics.ts';
 import type { ReportView } from './report-input.ts';
 
-export type EventStat = { count: number; amount: string; users: number };
+/** `amountEvents`: events that carried an amount, 0 included (the event then shows its amount). */
+export type EventStat = { count: number; amount: string; amountEvents: number; users: number };
 export type PaymentStat = { count: number; total: string; users: number };
 
 /** Everything a report shows for one level (campaign, ad set, creative or keyword). */

@@ -37,13 +37,15 @@ function money(ctx: Ctx, v: string | Ratio | undefined): string {
 function customEvents(ctx: Ctx, s: LevelStats): Record<string, unknown> {
   const out = dict();
   for (const name of ctx.report.eventNames) {
-    const e = s.events.get(name) ?? { count: 0, amount: '0', users: 0 };
+    const e = s.events.get(name) ?? { count: 0, amount: '0', amountEvents: 0, users: 0 };
     if (ctx.iosOnly) {
       out[name] = DASH;
       continue;
     }
     const unique = ctx.report.uniqueNames.has(name);
-    const hasAmount = e.amount !== '0';
+    // An amount of 0 is an amount too (ClickHouse migration 0028 counts them); a sum other than 0
+    // also tells it for events that count missed (written during the migration, a deleted user's).
+    const hasAmount = e.amountEvents > 0 || e.amount !== '0';
     if (!unique && !hasAmount) {
       out[name] = formatCount(e.count);
       continue;
