@@ -5,9 +5,9 @@ import { QUEUES } from './names.ts';
 import type { AttributeInstallPayload, UninstallPassPayload } from './payloads.ts';
 
 /**
- * One attribution job per install. A `retryRound` (the reconciler's minute) makes a new job id,
- * because BullMQ keeps finished and failed jobs for a while and would drop the same id again;
- * a second run of a decided install is a no-op.
+ * One attribution job per install. A `retryRound` (the reconciler's minute) makes a new job id, so
+ * the reconciler's enqueue is never dropped as a repeat of a job still waiting or running (finished
+ * attribution jobs are removed at once: names.ts); a second run of a decided install is a no-op.
  */
 export async function enqueueAttribution(
   deps: Pick<Deps, 'queue'>,
@@ -27,6 +27,15 @@ export async function enqueueAttributionOrHold(
 ): Promise<void> {
   const { payload, jobId } = attributionJob(projectId, installInstanceId);
   await deps.queue.enqueueOrHold(QUEUES.attribution, payload, jobId);
+}
+
+/**
+ * Removes the install's attribution job unless it is running (GDPR deletion). Jobs of the
+ * reconciler's rounds are not known by id; they only exist while the install is pending, and one
+ * that runs after the deletion finds no install and is removed when it ends (names.ts).
+ */
+export async function discardAttribution(deps: Pick<Deps, 'queue'>, projectId: string, installInstanceId: string) {
+  await deps.queue.discard(QUEUES.attribution, attributionJob(projectId, installInstanceId).jobId);
 }
 
 function attributionJob(projectId: string, installInstanceId: string, retryRound?: number) {

@@ -44,8 +44,18 @@ export const QUEUE_OPTIONS: Readonly<Record<string, QueueOptions>> = {
   // running together are decided in batches (attributionBatcher), so many may run at once.
   // Deciding is idempotent (the decision only lands on a pending install), so a retry of a job
   // that was stuck is safe. Retries stop growing at 5 s (12 tries span about 50 s); installs still
-  // undecided after that are re-enqueued every minute by the reconciler.
-  [QUEUES.attribution]: { attempts: 12, backoffMs: 500, concurrency: 64, timeoutMs: 120_000, maxBackoffMs: 5_000 },
+  // undecided after that are re-enqueued every minute by the reconciler. A finished job is removed at
+  // once: its data names the install (a personal identifier), which a GDPR deletion must not leave in
+  // Redis for an hour, or a week (catalog D9: "any BullMQ jobs for U are purged"); a repeated enqueue
+  // of a decided install then costs a lookup, and failures are in the log ('job failed').
+  [QUEUES.attribution]: {
+    attempts: 12,
+    backoffMs: 500,
+    concurrency: 64,
+    timeoutMs: 120_000,
+    maxBackoffMs: 5_000,
+    removeFinished: true,
+  },
   // Outgoing deliveries (Meta CAPI, webhooks): rows carry the same attempts and backoff, then go dead.
   // Rows are leased per attempt, so a retry of a stuck job sends only what is still due. One job id
   // per destination: a destination that hangs holds one of the 4 slots, never all of them.

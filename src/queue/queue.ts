@@ -47,6 +47,11 @@ export interface JobQueue {
    * committed in Postgres, which the reconciler also finds.
    */
   enqueueOrHold(name: QueueName, payload: unknown, jobId: string): Promise<void>;
+  /**
+   * Removes a job not running now (waiting, delayed, finished) by its id, if there is one: a GDPR
+   * deletion purges the jobs naming the user's installs. In-process jobs live only in memory.
+   */
+  discard(name: QueueName, jobId: string): Promise<void>;
   startWorkers(handlers: Record<QueueName, JobHandler>): Promise<void>;
   /** True once close() began: a job working through a list stops between items (deliveries). */
   readonly closing: boolean;
@@ -106,6 +111,10 @@ export function createBullQueue(
     kind: 'bullmq',
     enqueue,
     enqueueOrHold: holder.offer,
+    async discard(name, jobId) {
+      const q = queueFor(name);
+      await guarded(connection, () => q.remove(jobId));
+    },
     async startWorkers(handlers) {
       for (const [name, handler] of Object.entries(handlers) as [QueueName, JobHandler][]) {
         const run = withTimeout(name, handler, optionsFor);
@@ -218,6 +227,8 @@ export function createInProcessQueue(log: Logger, optionsFor: OptionsFor = queue
     enqueue,
     // Nothing to hold: this queue always takes the job.
     enqueueOrHold: enqueue,
+    // Nothing is stored outside this process: a job of a deleted install runs and finds nothing.
+    async discard() {},
     async startWorkers(h) {
       for (const [name, handler] of Object.entries(h)) {
         handlers[name] = withTimeout(name, handler, optionsFor);

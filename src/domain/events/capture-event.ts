@@ -13,8 +13,7 @@ import { newTimeId } from '../../lib/ids.ts';
 import { BatchItemsFailed, batcherPerOwner, settleAll } from '../../lib/micro-batch.ts';
 import { revenueAmount } from '../../lib/money.ts';
 import { formatChTime, localDay } from '../../lib/time.ts';
-import { insertSeenEventIds, seenEventKey } from '../../store/postgres/events.ts';
-import { insertOutboxRows } from '../../store/postgres/fact-outbox.ts';
+import { insertEventFacts, insertSeenEventIds, seenEventKey } from '../../store/postgres/events.ts';
 import { asSql, beginPipelined, type Sql, type Tx } from '../../store/postgres/pool.ts';
 import type { Project } from '../../store/postgres/projects.ts';
 import { queueDeliveries } from '../deliveries/queue-deliveries.ts';
@@ -75,17 +74,26 @@ async function storeEvents(tx: Sql, items: PendingEvent[]): Promise<CaptureOutco
     // delete: a second event with the same id in this batch finds the claim taken
     return claimed.delete(seenEventKey(e.project.id, e.input.eventId)) ? 'stored' : 'duplicate';
   });
-  const stored = items.filter((_, i) => outcomes[i] === 'stored');
-  await insertOutboxRows(
+  const claimedAt = items.flatMap((_, i) => (outcomes[i] === 'stored' ? [i] : []));
+  const notWritten = await insertEventFacts(
     tx,
-    stored.map((e) => ({
-      table: 'events',
-      factId: e.factId,
-      projectId: e.project.id,
-      row: e.row,
-      enrichInstall: e.user.installInstanceId,
-    })),
+    claimedAt.map((i) => {
+      const e = items[i] as PendingEvent;
+      return {
+        factId: e.factId,
+        projectId: e.project.id,
+        userId: e.user.userId,
+        row: e.row,
+        enrichInstall: e.user.installInstanceId,
+      };
+    }),
   );
+  // The user was deleted (GDPR) since it was resolved: nothing is stored. Its event_id stays
+  // claimed, as the deletion leaves seen_event_ids: a re-sent event does not bring it back.
+  for (const k of notWritten) {
+    outcomes[claimedAt[k] as number] = 'unregistered';
+  }
+  const stored = items.filter((_, i) => outcomes[i] === 'stored');
   await settleAll(
     stored.map((e) =>
       queueDeliveries(tx, {

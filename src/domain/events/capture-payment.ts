@@ -3,7 +3,8 @@
 // a repeated payment_id (Rule 4, also under concurrent sends, also after a removal) stores nothing.
 // The dedupe key is (project, payment_id), as the spec says; the docs' (type, payment_id) is not
 // used. A payment without an id (absent or "") is never deduplicated. A payment of an unregistered
-// user stores nothing; from an install marked uninstalled it still undoes the uninstall.
+// user stores nothing (nor of one deleted between the lookup and the insert, which reads the user
+// again); from an install marked uninstalled it still undoes the uninstall.
 import type { Deps } from '../../deps.ts';
 import { newTimeId } from '../../lib/ids.ts';
 import { insertOutboxRows } from '../../store/postgres/fact-outbox.ts';
@@ -92,8 +93,9 @@ export async function capturePayment(
       // A repeated payment_id still comes from the device: the app is back (README Uninstall tracking).
       await undoUninstall(tx, project, sender, now);
     }
-    if (!inserted) {
-      return 'duplicate';
+    if (typeof inserted === 'string') {
+      // 'unregistered': a GDPR deletion of the user committed since it was resolved.
+      return inserted;
     }
     const row = paymentFactRow(project, {
       factId,

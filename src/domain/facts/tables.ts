@@ -33,7 +33,7 @@ export const isFactTable = (t: string): t is FactTable => (FACT_TABLES as readon
  * (domain/users/delete-user.ts) finds them: `user` by user_id (or, for rows naming no user, by the
  * user's installs), `install` by install_instance_id, `click` by the installs' winning click ids
  * (`click key`: by those ids or their `c:` match keys, since a `c:` row of clicks_by_key leaves
- * click_id empty).
+ * click_id empty), `delivery` by the ids of the user's deliveries an attempt sent.
  * Materialized views never follow deletes from their source, so a view target that keeps such rows
  * must be listed here too (clicks_by_key / clicks_by_ip). The aggregates (campaign_daily,
  * campaign_event_daily, campaign_payment_daily, retention_cohort, revenue_cohort) hold counters and
@@ -49,4 +49,6 @@ export const USER_DATA_TABLES: readonly { table: string; by: KeyedBy }[] = [
   { table: 'clicks', by: 'click' },
   { table: 'clicks_by_key', by: 'click key' },
   { table: 'clicks_by_ip', by: 'click' },
+  // The delivery log (not a fact table): the receiver's answer can quote the user (an e-mail).
+  { table: 'delivery_attempts', by: 'delivery' },
 ];

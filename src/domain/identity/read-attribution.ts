@@ -90,6 +90,12 @@ export async function readAttribution(
   const answer = await answerFor(deps, project, install);
   if (!answer.pending) {
     await deps.cache.set(key, JSON.stringify(answer.data), DAY_SECONDS).catch(() => undefined);
+    // A GDPR deletion (domain/users/delete-user.ts) may have deleted the install since it was read,
+    // and cleared the cache before this write: read again (misses only), and drop the entry if it
+    // is gone. A deletion committing after this read clears the cache after it, itself.
+    if (!(await findInstall(deps.sql, project.id, installInstanceId))) {
+      await deps.cache.del(key).catch(() => undefined);
+    }
   }
   return answer;
 }

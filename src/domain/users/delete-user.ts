@@ -5,20 +5,28 @@
 //    another user is tied to now (a shared device) is not the user's and stays. The device's other
 //    clicks go too: those its decisions considered, and those carrying its ad id (read here, before
 //    Postgres forgets the installs), found again before the ClickHouse deletes for late arrivals.
-//    An unfinished deletion of the user (a re-run after a failure) adds the installs and ad ids
-//    it had found, which Postgres no longer holds.
-// 2. Wait, briefly, for fact-writer batches holding the user's facts: their insert may be landing.
-// 3. Postgres, in one transaction: user, installs, payments, outbox and dead-letter facts; the
-//    installs and ad ids are kept in user_deletions until step 4 leaves nothing of the user.
-// 4. ClickHouse: each table of USER_DATA_TABLES (raw tables and view targets; views never follow
-//    deletes) is counted and, when it holds rows, deleted from with a mutation the call waits for;
-//    counted again, and deleted again if a late insert landed meanwhile.
-// 5. The 24 h attribution-data cache of each install: cleared before step 3 too, so that a cache
-//    that cannot be reached (Redis away) fails the deletion before anything is deleted, and it can
-//    be retried: cleared only at the end, a failure left the install served from the cache for 24 h
-//    and a retry found nothing left to delete. Cleared again at the end, as attribution-data may
-//    have cached the answer meanwhile.
+//    An unfinished deletion of the user (a re-run after a failure) adds what it had found and
+//    deleted, which Postgres no longer holds.
+// 2. Postgres, in one transaction: user, payments, deliveries, installs, outbox and dead-letter
+//    facts, in an order that waits for the writers under way (store/postgres/user-data.ts); a
+//    capture that resolved the user before stores nothing after (it reads the user again in its
+//    insert). What ClickHouse still needs is kept in user_deletions until step 4 leaves nothing.
+// 3. Wait for the fact-writer batches holding outbox rows step 2 deleted: a writer that read them
+//    before may be inserting them into ClickHouse. Their claims say which, however late they came.
+// 4. ClickHouse: each table of USER_DATA_TABLES (raw tables, view targets, as views never follow
+//    deletes, and the delivery log) is counted and, when it holds rows, deleted from with a mutation
+//    the call waits for; counted again, and deleted again if a late insert landed meanwhile. A batch
+//    of step 3 still claimed now (an insert may take up to CH_TIMEOUT_MS, and land even after) is
+//    reported as remaining, and user_deletions kept, so a re-run finishes the work.
+// 5. The installs' attribution jobs in the queue (BullMQ keeps their data in Redis), and the 24 h
+//    attribution-data cache of each install (and its network-retry counters): the cache is cleared
+//    before step 2 too, so that a cache that cannot be reached (Redis away) fails the deletion
+//    before anything is deleted, and it can be retried: cleared only at the end, a failure left the
+//    install served from the cache for 24 h and a retry found nothing left to delete. Cleared again
+//    at the end; an answer read before step 2 and cached after that is dropped by attribution-data
+//    itself (identity/read-attribution.ts).
 import type { Deps } from '../../deps.ts';
+import { discardAttribution } from '../../queue/enqueue.ts';
 import {
   countUserRowsIn,
   deleteUserRowsIn,
@@ -30,14 +38,14 @@ import {
 import { asSql } from '../../store/postgres/pool.ts';
 import type { Project } from '../../store/postgres/projects.ts';
 import {
-  batchesStillClaimed,
+  countClaimedRows,
   deleteUserRows,
-  findClaimedUserBatches,
   findInstallsOfOtherUsers,
   findUnfinishedDeletion,
   findUserFootprint,
   markDeletionFinished,
   markDeletionUnfinished,
+  type UnfinishedDeletion,
   type UserRowsDeleted,
 } from '../../store/postgres/user-data.ts';
 import { USER_DATA_TABLES } from '../facts/tables.ts';
@@ -49,12 +57,16 @@ export type UserDeletion = {
   postgres: UserRowsDeleted;
   /** Rows removed per ClickHouse table. */
   clickhouse: Record<string, number>;
-  /** Rows still matching after the deletes (0 unless facts kept landing). */
+  /**
+   * Rows still matching after the deletes, plus the user's rows a fact writer still holds (they may
+   * land yet): 0 unless facts kept landing. Above 0 the deletion stays open: run it again.
+   */
   clickhouseRemaining: number;
+  /** Cached attribution-data answers removed (installs with nothing cached are not counted). */
   cacheKeys: number;
 };
 
-type DeleteDeps = Pick<Deps, 'sql' | 'ch' | 'cache' | 'log'>;
+type DeleteDeps = Pick<Deps, 'sql' | 'ch' | 'cache' | 'log' | 'queue'>;
 
 /** The attribution-data cache could not be cleared: nothing of the user was deleted yet. */
 export class CacheUnavailableError extends Error {}
@@ -73,7 +85,7 @@ async function findKeys(deps: DeleteDeps, project: Project, userId: string) {
   const clickIds = uniq([...pg.clickIds, ...won]);
   const adIds = uniq([...pg.adIds, ...(unfinished?.adIds ?? [])]);
   const keys: Keys = { projectId: project.id, userId, installIds, clickIds, adIds };
-  return { pg, unfinished: unfinished !== undefined, keys: await withLinkedClicks(deps, keys) };
+  return { pg, unfinished, keys: await withLinkedClicks(deps, keys) };
 }
 
 async function withLinkedClicks(deps: DeleteDeps, keys: Keys): Promise<Keys> {
@@ -81,10 +93,10 @@ async function withLinkedClicks(deps: DeleteDeps, keys: Keys): Promise<Keys> {
   return { ...keys, clickIds: uniq([...keys.clickIds, ...linked]) };
 }
 
-async function waitForWriters(deps: DeleteDeps, project: Project, keys: Keys, waitMs: number): Promise<void> {
-  const batches = await findClaimedUserBatches(deps.sql, project.id, keys.userId, keys);
+/** Waits, up to waitMs, until no fact writer holds any of the deleted outbox rows `seqs`. */
+async function waitForWriters(deps: DeleteDeps, seqs: string[], waitMs: number): Promise<void> {
   const until = Date.now() + waitMs;
-  while ((await batchesStillClaimed(deps.sql, batches)) && Date.now() < until) {
+  while ((await countClaimedRows(deps.sql, seqs)) > 0 && Date.now() < until) {
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -111,6 +123,38 @@ async function deleteFromClickHouse(deps: DeleteDeps, keys: UserKeys) {
   return { removed, remaining };
 }
 
+// The attribution resolvers' retry counters (domain/attribution/resolvers.ts spendRetry), per method.
+const RETRY_METHODS = ['meta_referrer', 'apple_search_ads'];
+
+/** Clears the installs' cache entries; answers how many attribution-data answers were cached. */
+async function clearCache(deps: DeleteDeps, projectId: string, installIds: string[]): Promise<number> {
+  const held = await Promise.all(
+    installIds.map(async (id) => {
+      const key = attributionCacheKey(projectId, id);
+      const had = (await deps.cache.get(key)) !== undefined;
+      await deps.cache.del(key);
+      await Promise.all(RETRY_METHODS.map((m) => deps.cache.del(`network-retry:${projectId}:${id}:${m}`)));
+      return had ? 1 : 0;
+    }),
+  );
+  return held.reduce<number>((a, b) => a + b, 0);
+}
+
+/** Postgres: the user's rows go, and what ClickHouse still needs is kept until it is done. */
+async function deleteFromPostgres(deps: DeleteDeps, project: Project, keys: Keys, before?: UnfinishedDeletion) {
+  const gone = await deps.sql.begin(async (tx) => {
+    const g = await deleteUserRows(asSql(tx), project.id, keys.userId, keys);
+    const found = { installIds: keys.installIds, adIds: keys.adIds, factSeqs: g.factSeqs, deliveryIds: g.deliveryIds };
+    await markDeletionUnfinished(asSql(tx), project.id, keys.userId, found);
+    return g;
+  });
+  return {
+    deleted: gone.deleted,
+    factSeqs: uniq([...gone.factSeqs, ...(before?.factSeqs ?? [])]),
+    deliveryIds: uniq([...gone.deliveryIds, ...(before?.deliveryIds ?? [])]),
+  };
+}
+
 /** Deletes the user's data everywhere; undefined when the project holds nothing about the user. */
 export async function deleteUser(
   deps: DeleteDeps,
@@ -120,37 +164,48 @@ export async function deleteUser(
 ): Promise<UserDeletion | undefined> {
   const { pg, unfinished, keys } = await findKeys(deps, project, userId);
   const before = await Promise.all(USER_DATA_TABLES.map((t) => countUserRowsIn(deps.ch, t.table, t.by, keys)));
-  const found = pg.hasUser || pg.payments > 0 || unfinished || keys.installIds.length > 0 || before.some((n) => n > 0);
+  const found =
+    pg.hasUser ||
+    pg.payments > 0 ||
+    unfinished !== undefined ||
+    keys.installIds.length > 0 ||
+    before.some((n) => n > 0);
   if (!found) {
     return undefined;
   }
-  const cacheKeys = keys.installIds.map((id) => attributionCacheKey(project.id, id));
-  const clearCache = () => Promise.all(cacheKeys.map((k) => deps.cache.del(k)));
-  await clearCache().catch((err: Error) => {
+  const cached = await clearCache(deps, project.id, keys.installIds).catch((err: Error) => {
     throw new CacheUnavailableError(`the attribution cache cannot be cleared: ${err.message}`, { cause: err });
   });
-  await waitForWriters(deps, project, keys, opts.writerWaitMs ?? 10_000);
-  const postgres = await deps.sql.begin(async (tx) => {
-    await markDeletionUnfinished(asSql(tx), project.id, userId, keys);
-    return deleteUserRows(asSql(tx), project.id, userId, keys);
-  });
-  const ch = await deleteFromClickHouse(deps, await withLinkedClicks(deps, keys));
-  if (ch.remaining === 0) {
+  const postgres = await deleteFromPostgres(deps, project, keys, unfinished);
+  await waitForWriters(deps, postgres.factSeqs, opts.writerWaitMs ?? 10_000);
+  const chKeys = { ...(await withLinkedClicks(deps, keys)), deliveryIds: postgres.deliveryIds };
+  const ch = await deleteFromClickHouse(deps, chKeys);
+  // Rows a writer still holds may land after the deletes: reported, and the deletion stays open.
+  const arriving = await countClaimedRows(deps.sql, postgres.factSeqs);
+  if (arriving > 0) {
+    deps.log.error({ rows: arriving }, 'user deletion: a fact writer still holds rows of the user; run it again');
+  }
+  const remaining = ch.remaining + arriving;
+  if (remaining === 0) {
     await markDeletionFinished(deps.sql, project.id, userId);
   }
-  await clearCache().catch((err: Error) =>
-    deps.log.error(
-      { err: err.message, installs: cacheKeys.length },
-      'user deletion: the cache could not be cleared again',
-    ),
+  await Promise.all(keys.installIds.map((id) => discardAttribution(deps, project.id, id))).catch((err: Error) =>
+    deps.log.error({ err: err.message }, 'user deletion: the attribution jobs could not be removed'),
   );
+  const cachedAgain = await clearCache(deps, project.id, keys.installIds).catch((err: Error) => {
+    deps.log.error(
+      { err: err.message, installs: keys.installIds.length },
+      'user deletion: the cache could not be cleared again',
+    );
+    return 0;
+  });
   deps.log.info({ project: project.id, installs: keys.installIds.length }, 'user data deleted');
   return {
     userId,
     installIds: keys.installIds,
-    postgres,
+    postgres: postgres.deleted,
     clickhouse: ch.removed,
-    clickhouseRemaining: ch.remaining,
-    cacheKeys: keys.installIds.length,
+    clickhouseRemaining: remaining,
+    cacheKeys: cached + cachedAgain,
   };
 }

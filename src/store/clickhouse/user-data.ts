@@ -3,8 +3,15 @@
 // the call waits for (mutations_sync = 2), so the rows are gone when it returns.
 import type { ClickHouseClient } from './client.ts';
 
-export type UserKeys = { projectId: string; userId: string; installIds: string[]; clickIds: string[] };
-export type KeyedBy = 'user' | 'install' | 'click' | 'click key';
+export type UserKeys = {
+  projectId: string;
+  userId: string;
+  installIds: string[];
+  clickIds: string[];
+  /** The user's deliveries (Postgres deliveries.id), as delivery_attempts lists them (none if unset). */
+  deliveryIds?: string[];
+};
+export type KeyedBy = 'user' | 'install' | 'click' | 'click key' | 'delivery';
 
 const WHERE: Record<KeyedBy, string> = {
   user: `project_id = {p:String} AND (user_id = {u:String} OR (user_id = '' AND has({installs:Array(String)}, install_instance_id)))`,
@@ -13,8 +20,17 @@ const WHERE: Record<KeyedBy, string> = {
   // clicks_by_key: a `c:` row names its click in match_key alone (ClickHouse migration 0022).
   'click key': `project_id = {p:String} AND (has({clicks:Array(String)}, click_id)
     OR has(arrayMap(c -> concat('c:', c), {clicks:Array(String)}), match_key))`,
+  // An attempt sends a batch of deliveries, often of several users: the whole row goes (its
+  // response may quote any of them).
+  delivery: `project_id = {p:String} AND hasAny(delivery_ids, {deliveries:Array(String)})`,
 };
-const params = (k: UserKeys) => ({ p: k.projectId, u: k.userId, installs: k.installIds, clicks: k.clickIds });
+const params = (k: UserKeys) => ({
+  p: k.projectId,
+  u: k.userId,
+  installs: k.installIds,
+  clicks: k.clickIds,
+  deliveries: k.deliveryIds ?? [],
+});
 
 /** The installs the user's own facts name (finds them again after Postgres already forgot them). */
 export async function findUserInstallIds(ch: ClickHouseClient, projectId: string, userId: string): Promise<string[]> {

@@ -15,15 +15,31 @@ export type NewPayment = {
   capturedAt: Date;
 };
 
-/** Inserts the payment; undefined when its payment_id is already taken in the project. */
-export async function insertPayment(sql: Sql, p: NewPayment): Promise<{ id: string } | undefined> {
-  const [row] = await sql<{ id: string }[]>`
-    INSERT INTO payments (project_id, payment_id, user_id, install_instance_id, type, status, amount, fact_id, captured_at)
-    VALUES (${p.projectId}, ${p.paymentId}, ${p.userId}, ${p.installInstanceId}, ${p.type}, ${p.status},
-      ${p.amount}::numeric, ${p.factId}, ${p.capturedAt})
-    ON CONFLICT ON CONSTRAINT payments_payment_id_unique DO NOTHING
-    RETURNING id::text`;
-  return row;
+/**
+ * Inserts the payment: 'duplicate' when its payment_id is already taken in the project, and
+ * 'unregistered' when app_users no longer holds its user. The user was resolved before the
+ * transaction and a GDPR deletion (domain/users/delete-user.ts) may have committed since: the user
+ * is read again with FOR KEY SHARE, in the same statement, which waits for a deletion under way (it
+ * deletes app_users first) and then finds the user gone; a deletion starting after it waits for this
+ * transaction, then deletes what it wrote. (A foreign key takes the same lock, but its violation
+ * aborts the transaction, and with it the request's whole commit group.)
+ */
+export async function insertPayment(sql: Sql, p: NewPayment): Promise<{ id: string } | 'duplicate' | 'unregistered'> {
+  const [row] = await sql<{ id: string | null; registered: boolean }[]>`
+    WITH registered AS (
+      SELECT 1 FROM app_users WHERE project_id = ${p.projectId} AND user_id = ${p.userId} FOR KEY SHARE),
+    stored AS (
+      INSERT INTO payments (project_id, payment_id, user_id, install_instance_id, type, status, amount, fact_id, captured_at)
+      SELECT ${p.projectId}::uuid, ${p.paymentId}::text, ${p.userId}::text, ${p.installInstanceId}::text,
+        ${p.type}::text, ${p.status}::text, ${p.amount}::numeric, ${p.factId}::text, ${p.capturedAt}::timestamptz
+      FROM registered
+      ON CONFLICT ON CONSTRAINT payments_payment_id_unique DO NOTHING
+      RETURNING id::text)
+    SELECT (SELECT id FROM stored) AS id, EXISTS (SELECT 1 FROM registered) AS registered`;
+  if (!row?.registered) {
+    return 'unregistered';
+  }
+  return row.id === null ? 'duplicate' : { id: row.id };
 }
 
 export type RemovedPayment = {

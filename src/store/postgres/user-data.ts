@@ -54,19 +54,6 @@ function userFacts(sql: Sql, projectId: string, userId: string, f: FactKeys) {
         OR ${sql(alias)}.row->>'ad_id' = ANY(${f.adIds}::text[]))))`;
 }
 
-/** Batches a fact writer holds that contain the user's facts (their inserts may be running). */
-export async function findClaimedUserBatches(
-  sql: Sql,
-  projectId: string,
-  userId: string,
-  f: FactKeys,
-): Promise<string[]> {
-  const rows = await sql<{ batch_id: string }[]>`
-    SELECT DISTINCT c.batch_id::text FROM fact_outbox o JOIN fact_claims c ON c.seq = o.seq
-    WHERE ${userFacts(sql, projectId, userId, f)('o')}`;
-  return rows.map((r) => r.batch_id);
-}
-
 /** Whether another user registered through install `i` (the alias in the calling statement). */
 function registeredByOthers(sql: Sql, projectId: string, userId: string) {
   return sql`EXISTS (SELECT 1 FROM app_users u WHERE u.project_id = ${projectId}
@@ -98,24 +85,32 @@ export type UserRowsDeleted = {
   factDeadLetters: number;
 };
 
+/** What the ClickHouse step needs once Postgres forgot it. */
+export type UserRowsGone = {
+  deleted: UserRowsDeleted;
+  /** fact_outbox.seq of the deleted outbox rows: a writer may have read them into a batch. */
+  factSeqs: string[];
+  /** deliveries.id of the deleted deliveries (their attempts are in ClickHouse delivery_attempts). */
+  deliveryIds: string[];
+};
+
 /**
- * Deletes the user's rows (call inside a transaction): the user, its installs, its payments, and
- * its facts still waiting in the outbox or dead-lettered. seen_event_ids stays: it holds opaque
- * client ids only, and keeping them stops a re-sent event from bringing the user's data back.
+ * Deletes the user's rows (call inside a transaction): the user, its payments, deliveries and
+ * installs, and its facts still waiting in the outbox or dead-lettered. seen_event_ids stays: it
+ * holds opaque client ids only, and keeping them stops a re-sent event from bringing the user's data
+ * back. The order is the point: each statement reads afresh (READ COMMITTED), and the rows other
+ * writers lock before they write outbox rows come first, so the deletion waits for such a writer
+ * under way and then sees, and deletes, what it wrote. The user first: a capture in flight holds it
+ * (FOR KEY SHARE, store/postgres/payments.ts and events.ts) until it commits, and a later one finds
+ * it gone. Then a payment's removal (RevenueCat refund) holds the payment, a decision or an uninstall
+ * the install. The outbox and the dead letters last.
  */
-export async function deleteUserRows(
-  sql: Sql,
-  projectId: string,
-  userId: string,
-  f: FactKeys,
-): Promise<UserRowsDeleted> {
-  const mine = userFacts(sql, projectId, userId, f);
-  const outbox = await sql`DELETE FROM fact_outbox o WHERE ${mine('o')}`;
-  const dead = await sql`DELETE FROM fact_dead_letters d WHERE ${mine('d')}`;
+export async function deleteUserRows(sql: Sql, projectId: string, userId: string, f: FactKeys): Promise<UserRowsGone> {
+  const users = await sql`DELETE FROM app_users WHERE project_id = ${projectId} AND user_id = ${userId}`;
   const payments = await sql`DELETE FROM payments WHERE project_id = ${projectId} AND user_id = ${userId}`;
   // Queued or logged outgoing deliveries (webhook bodies hold the user's own fields).
-  await sql`DELETE FROM deliveries WHERE project_id = ${projectId}
-    AND (user_id = ${userId} OR install_instance_id = ANY(${f.installIds}::text[]))`;
+  const deliveries = await sql<{ id: string }[]>`DELETE FROM deliveries WHERE project_id = ${projectId}
+    AND (user_id = ${userId} OR install_instance_id = ANY(${f.installIds}::text[])) RETURNING id::text`;
   const installs = await sql`
     DELETE FROM installs WHERE project_id = ${projectId} AND install_instance_id = ANY(${f.installIds}::text[])`;
   // An install kept because another user registered through it goes back to that user (the latest
@@ -125,50 +120,80 @@ export async function deleteUserRows(
         AND u.install_instance_id = i.install_instance_id AND u.user_id <> ${userId}
       ORDER BY u.created_at DESC LIMIT 1)
     WHERE project_id = ${projectId} AND user_id = ${userId}`;
-  const users = await sql`DELETE FROM app_users WHERE project_id = ${projectId} AND user_id = ${userId}`;
+  const mine = userFacts(sql, projectId, userId, f);
+  const outbox = await sql<{ seq: string }[]>`DELETE FROM fact_outbox o WHERE ${mine('o')} RETURNING seq::text`;
+  const dead = await sql`DELETE FROM fact_dead_letters d WHERE ${mine('d')}`;
   return {
-    appUsers: users.count,
-    installs: installs.count,
-    payments: payments.count,
-    factOutbox: outbox.count,
-    factDeadLetters: dead.count,
+    deleted: {
+      appUsers: users.count,
+      installs: installs.count,
+      payments: payments.count,
+      factOutbox: outbox.count,
+      factDeadLetters: dead.count,
+    },
+    factSeqs: outbox.map((r) => r.seq),
+    deliveryIds: deliveries.map((r) => r.id),
   };
 }
 
-/** What an unfinished deletion of the user had found (its installs and their ad ids), if any. */
+/** What an unfinished deletion of the user had found, if any. */
+export type UnfinishedDeletion = {
+  installIds: string[];
+  adIds: string[];
+  factSeqs: string[];
+  deliveryIds: string[];
+};
+
 export async function findUnfinishedDeletion(
   sql: Sql,
   projectId: string,
   userId: string,
-): Promise<{ installIds: string[]; adIds: string[] } | undefined> {
-  const [row] = await sql<{ install_ids: string[]; ad_ids: string[] }[]>`
-    SELECT install_ids, ad_ids FROM user_deletions WHERE project_id = ${projectId} AND user_id = ${userId}`;
-  return row && { installIds: row.install_ids, adIds: row.ad_ids };
+): Promise<UnfinishedDeletion | undefined> {
+  const [row] = await sql<{ install_ids: string[]; ad_ids: string[]; fact_seqs: string[]; delivery_ids: string[] }[]>`
+    SELECT install_ids, ad_ids, fact_seqs::text[] AS fact_seqs, delivery_ids
+    FROM user_deletions WHERE project_id = ${projectId} AND user_id = ${userId}`;
+  return (
+    row && { installIds: row.install_ids, adIds: row.ad_ids, factSeqs: row.fact_seqs, deliveryIds: row.delivery_ids }
+  );
 }
 
 /**
- * Keeps what the deletion found until ClickHouse is done (call in the transaction that deletes the
- * user's rows): a re-run after a failure still knows the ad ids Postgres no longer has.
+ * Keeps what the deletion found and deleted until ClickHouse is done (call in the transaction that
+ * deletes the user's rows): a re-run after a failure still knows the ad ids Postgres no longer has,
+ * the outbox rows a writer may still be inserting, and the deliveries whose attempts are logged.
  */
-export async function markDeletionUnfinished(sql: Sql, projectId: string, userId: string, f: FactKeys): Promise<void> {
+export async function markDeletionUnfinished(
+  sql: Sql,
+  projectId: string,
+  userId: string,
+  d: UnfinishedDeletion,
+): Promise<void> {
   await sql`
-    INSERT INTO user_deletions (project_id, user_id, install_ids, ad_ids)
-    VALUES (${projectId}, ${userId}, ${f.installIds}::text[], ${f.adIds}::text[])
+    INSERT INTO user_deletions (project_id, user_id, install_ids, ad_ids, fact_seqs, delivery_ids)
+    VALUES (${projectId}, ${userId}, ${d.installIds}::text[], ${d.adIds}::text[], ${d.factSeqs}::bigint[],
+      ${d.deliveryIds}::text[])
     ON CONFLICT (project_id, user_id) DO UPDATE SET
       install_ids = ARRAY(SELECT DISTINCT unnest(user_deletions.install_ids || EXCLUDED.install_ids)),
-      ad_ids = ARRAY(SELECT DISTINCT unnest(user_deletions.ad_ids || EXCLUDED.ad_ids))`;
+      ad_ids = ARRAY(SELECT DISTINCT unnest(user_deletions.ad_ids || EXCLUDED.ad_ids)),
+      fact_seqs = ARRAY(SELECT DISTINCT unnest(user_deletions.fact_seqs || EXCLUDED.fact_seqs)),
+      delivery_ids = ARRAY(SELECT DISTINCT unnest(user_deletions.delivery_ids || EXCLUDED.delivery_ids))`;
 }
 
 export async function markDeletionFinished(sql: Sql, projectId: string, userId: string): Promise<void> {
   await sql`DELETE FROM user_deletions WHERE project_id = ${projectId} AND user_id = ${userId}`;
 }
 
-/** Whether any of the batches is still held by a writer (not yet deleted after its insert). */
-export async function batchesStillClaimed(sql: Sql, batchIds: string[]): Promise<boolean> {
-  if (batchIds.length === 0) {
-    return false;
+/**
+ * How many of the outbox rows `seqs` (deleted by now) a fact writer still holds in a batch: it may
+ * have read them before they were deleted, and its ClickHouse insert may still land. A claim lasts
+ * until its batch is deleted (after the insert) or given back, so this finds every such batch,
+ * however late it was claimed: a claim that commits after this can no longer read the rows.
+ */
+export async function countClaimedRows(sql: Sql, seqs: string[]): Promise<number> {
+  if (seqs.length === 0) {
+    return 0;
   }
   const [r] = await sql<{ n: number }[]>`
-    SELECT count(*)::int AS n FROM fact_batches WHERE id = ANY(${batchIds}::bigint[])`;
-  return (r?.n ?? 0) > 0;
+    SELECT count(*)::int AS n FROM fact_claims WHERE seq = ANY(${seqs}::bigint[])`;
+  return r?.n ?? 0;
 }

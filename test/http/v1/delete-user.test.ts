@@ -364,7 +364,8 @@ describe('users delete (CLI)', () => {
     expect(JSON.parse(run.stdout())).toMatchObject({
       user_id: 'user-cli',
       install_instance_ids: [iid],
-      removed: { postgres: { app_users: 1, installs: 1, payments: 0, fact_outbox: 2 }, cache: { attribution_data: 1 } },
+      // Nothing was cached (no attribution-data call): the report counts cached answers removed.
+      removed: { postgres: { app_users: 1, installs: 1, payments: 0, fact_outbox: 2 }, cache: { attribution_data: 0 } },
       remaining: { clickhouse: 0 },
     });
     expect(await pgRows(p, 'user-cli', iid)).toEqual({ users: 0, installs: 0, payments: 0, outbox: 0 });
