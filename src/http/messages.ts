@@ -41,6 +41,8 @@ export const MSG = {
   nameTooLong: (max: number) => `Campaign name must be at most ${max} characters!`,
   domainNotFound: 'Domain not found in project',
   storeListingIdsInvalid: 'store_listing_ids must be an array of non-empty strings!',
+  // Ours: the spec sets no count for store_listing_ids (at most one per platform is ever kept).
+  storeListingIdsTooMany: (max: number) => `store_listing_ids may name at most ${max} store listings!`,
   storeListingsNotFound: (ids: string[]) => `Store listing(s) not found for this project: ${ids.join(', ')}`,
   storeListingSamePlatform: 'Cannot assign multiple store listings with the same platform to a campaign!',
   displayIdTaken: 'A campaign with this display ID already exists!',

@@ -198,13 +198,14 @@ function v1Probes(): Probe[] {
       status: 200,
       check: (j) => (j.data as { total_campaigns: number }).total_campaigns <= 3,
     },
-    // Last: display ids are unique per project, so B may take A's (B's list then shows it, as B's).
+    // A display id names one campaign across projects (the service host's links carry no project).
     {
       name: 'create-campaign with A display id as custom id',
       method: 'POST',
       url: '/api/v1/create-campaign',
       payload: { name: 'same id', custom_display_id: a.campaign.display_id, domain: bDomain },
-      status: [201, 400],
+      status: 400,
+      body: nf(MSG.displayIdTaken, 400),
     },
   ];
 }

@@ -1,12 +1,16 @@
 // Creates a campaign: resolves the domain (default: the project's primary) and store listings
-// (existence, ownership, one per platform), then inserts it. A custom display id is unique by a
-// Postgres constraint, so concurrent creates of one id yield exactly one campaign.
+// (existence, ownership, one per platform), then inserts it. A display id is held by one project at
+// most, deleted campaigns included: a project without a domain gets links on the service's own host,
+// where the id alone names the campaign. The claim (claimDisplayId) locks the id until the insert
+// commits, so concurrent creates of one id, in one project or several, yield exactly one campaign;
+// a generated id that is taken is drawn again.
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../http/errors.ts';
 import { MSG } from '../../http/messages.ts';
 import { randomCode } from '../../lib/ids.ts';
 import { isSafeWebUrl } from '../../lib/validate.ts';
 import {
+  claimDisplayId,
   DISPLAY_ID_CONSTRAINT,
   findCampaignById,
   insertCampaign,
@@ -52,9 +56,12 @@ async function resolveListings(deps: Pick<Deps, 'sql'>, projectId: string, ids: 
   return found;
 }
 
-function isUniqueViolation(err: unknown): boolean {
+/** Thrown inside the create transaction (rolling it back) when the display id is held already. */
+class DisplayIdHeld extends Error {}
+
+function isDisplayIdTaken(err: unknown): boolean {
   const e = err as { code?: string; constraint_name?: string };
-  return e?.code === '23505' && e.constraint_name === DISPLAY_ID_CONSTRAINT;
+  return err instanceof DisplayIdHeld || (e?.code === '23505' && e.constraint_name === DISPLAY_ID_CONSTRAINT);
 }
 
 export async function createCampaign(
@@ -91,13 +98,16 @@ export async function createCampaign(
     const displayId = input.customDisplayId ?? randomCode(RANDOM_ID_LENGTH);
     try {
       const id = await deps.sql.begin(async (tx) => {
+        if (!(await claimDisplayId(asSql(tx), displayId))) {
+          throw new DisplayIdHeld();
+        }
         const newId = await insertCampaign(asSql(tx), { ...base, displayId });
         await insertCampaignStoreListings(asSql(tx), newId, listings);
         return newId;
       });
       // After COMMIT, not inside the transaction: a click between a clear and the commit would
-      // cache the old state (e.g. a display id now shared by two projects still opening on the
-      // service host) for the TTL. A lookup that overlapped this clear is not kept (lookup-cache.ts).
+      // cache the old state for the TTL. A lookup that overlapped this clear is not kept
+      // (lookup-cache.ts).
       linkTargets.clear();
       const created = await findCampaignById(deps.sql, project.id, id);
       if (!created) {
@@ -105,7 +115,7 @@ export async function createCampaign(
       }
       return { ...created, storeListings: listings, attributedUsers: 0 };
     } catch (err) {
-      if (!isUniqueViolation(err)) {
+      if (!isDisplayIdTaken(err)) {
         throw err;
       }
       if (attempt >= attempts) {

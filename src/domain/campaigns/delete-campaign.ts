@@ -1,4 +1,5 @@
-// Deletes a campaign: it leaves every listing and report; its display id stays reserved.
+// Deletes a campaign: it leaves every listing and report; its display id stays reserved, for every
+// project (create-campaign).
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../http/errors.ts';
 import { MSG } from '../../http/messages.ts';

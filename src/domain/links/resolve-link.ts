@@ -2,15 +2,14 @@
 // is looked up in that project; any of the project's domains answers for any of its campaigns, so
 // a change of primary domain does not break printed links. On the service's own host (PUBLIC_URL's
 // host, localhost, 127.0.0.1) the display id is looked up across projects and used only when
-// exactly one live campaign has it. Any other host is unknown: 404.
+// exactly one project holds it, deleted campaigns included: create-campaign refuses an id another
+// project holds, and an id that two projects hold from before that rule (a deleted campaign counts)
+// opens nothing there, so no tenant's printed link opens another tenant's campaign. Any other host
+// is unknown: 404.
 import type { Deps } from '../../deps.ts';
 import { findCampaignByDisplayId } from '../../store/postgres/campaigns.ts';
 import { type LinkTarget, linkTargets } from '../../store/postgres/link-targets.ts';
-import {
-  findLinkListings,
-  findProjectByDomainName,
-  findProjectIdsByLiveDisplayId,
-} from '../../store/postgres/links.ts';
+import { findLinkListings, findProjectByDomainName, findProjectIdsByDisplayId } from '../../store/postgres/links.ts';
 import { findProjectById, type Project } from '../../store/postgres/projects.ts';
 
 export type ResolvedLink = LinkTarget;
@@ -37,7 +36,7 @@ async function projectOfLink(
   if (owner || !isServiceHost(deps.config.publicUrl, host)) {
     return owner;
   }
-  const ids = await findProjectIdsByLiveDisplayId(deps.sql, displayId, 2);
+  const ids = await findProjectIdsByDisplayId(deps.sql, displayId, 2);
   return ids.length === 1 && ids[0] ? findProjectById(deps.sql, ids[0]) : undefined;
 }
 

@@ -1,5 +1,7 @@
-// Campaigns. Every query is scoped by the project taken from the credential. A deleted campaign
-// keeps its row (deleted_at) so its display_id is never handed to another campaign.
+// Campaigns. Every query is scoped by the project taken from the credential, except the display id
+// claim: a display id is held by one project at most, across projects (the service host's links name
+// no project). A deleted campaign keeps its row (deleted_at) so its display_id is never handed to
+// another campaign, of this project or any other.
 
 import { linkTargets } from './link-targets.ts';
 import type { Sql } from './pool.ts';
@@ -97,6 +99,10 @@ export type NewCampaign = {
 
 export const DISPLAY_ID_CONSTRAINT = 'campaigns_display_id_unique';
 
+// Advisory lock class for claiming a display id (two-int form: class, hashtext(display id));
+// spend-rows.ts uses 7_301_010, skan.ts 7_301_012 and domains.ts 7_301_014.
+const DISPLAY_ID_LOCK_CLASS = 7_301_022;
+
 // Postgres text cannot hold NUL, so a display id with one names no campaign; sending it would fail
 // with 22021 (a 500), so lookups answer "no row" without asking.
 const hasNul = (s: string): boolean => s.includes('\0');
@@ -106,6 +112,18 @@ const SELECT_WITH_DOMAIN = (sql: Sql) => sql`
   SELECT c.*, d.name AS domain_name FROM campaigns c
   LEFT JOIN domains d ON d.id = COALESCE(c.domain_id,
     (SELECT p.id FROM domains p WHERE p.project_id = c.project_id AND p.is_primary))`;
+
+/**
+ * Locks a display id until the transaction ends, then tells whether it is free: no campaign of any
+ * project holds it, deleted ones included. Only (project_id, display_id) is a constraint (databases
+ * from before may hold one id in two projects), so two projects creating one id at once are
+ * serialised here: the second reads the first's committed row. Call it inside `sql.begin`.
+ */
+export async function claimDisplayId(tx: Sql, displayId: string): Promise<boolean> {
+  await tx`SELECT pg_advisory_xact_lock(${DISPLAY_ID_LOCK_CLASS}::int, hashtext(${displayId}))`;
+  const rows = await tx`SELECT 1 FROM campaigns WHERE display_id = ${displayId} LIMIT 1`;
+  return rows.length === 0;
+}
 
 /**
  * Inserts a campaign; a duplicate display_id raises Postgres 23505 on DISPLAY_ID_CONSTRAINT. It runs

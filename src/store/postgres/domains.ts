@@ -1,4 +1,5 @@
 // Link domains of a project. Names are globally unique: a link's Host header finds its project.
+import { normalizeDomain } from '../../lib/validate.ts';
 import type { Sql } from './pool.ts';
 
 export type Domain = { id: number; projectId: string; name: string; isPrimary: boolean; createdAt: Date };
@@ -46,12 +47,18 @@ export async function listDomains(sql: Sql, projectId: string): Promise<Domain[]
   return rows.map(toDomain);
 }
 
+/**
+ * The project's domain of this name as a user writes it: normalised as names are stored (punycode
+ * for an IDN, lower case, no trailing dot). A name normalizeDomain refuses is no domain (that also
+ * keeps NUL, which Postgres text cannot hold, from reaching the query).
+ */
 export async function findDomainByName(sql: Sql, projectId: string, name: string): Promise<Domain | undefined> {
-  if (name.includes('\0')) {
-    return undefined; // Postgres text cannot hold NUL: no row matches (asking would fail with 22021, a 500)
+  const normalized = normalizeDomain(name);
+  if (normalized === undefined) {
+    return undefined;
   }
   const [row] = await sql<DomainRow[]>`
-    SELECT * FROM domains WHERE project_id = ${projectId} AND name = ${name.trim().toLowerCase()}`;
+    SELECT * FROM domains WHERE project_id = ${projectId} AND name = ${normalized}`;
   return row ? toDomain(row) : undefined;
 }
 

@@ -17,13 +17,16 @@ export async function findProjectByDomainName(sql: Sql, host: string): Promise<P
   return row ? toProject(row) : undefined;
 }
 
-/** Projects with a live campaign of this display id; at most `limit` of them. */
-export async function findProjectIdsByLiveDisplayId(sql: Sql, displayId: string, limit = 2): Promise<string[]> {
+/**
+ * Projects holding this display id, deleted campaigns included (one row per project: the id is
+ * unique per project); at most `limit` of them.
+ */
+export async function findProjectIdsByDisplayId(sql: Sql, displayId: string, limit = 2): Promise<string[]> {
   if (hasNul(displayId)) {
     return [];
   }
   const rows = await sql<{ project_id: string }[]>`
-    SELECT project_id FROM campaigns WHERE display_id = ${displayId} AND deleted_at IS NULL LIMIT ${limit}`;
+    SELECT project_id FROM campaigns WHERE display_id = ${displayId} LIMIT ${limit}`;
   return rows.map((r) => r.project_id);
 }
 

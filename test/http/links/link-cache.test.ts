@@ -38,27 +38,43 @@ function sqlWithHook(sql: Deps['sql'], beforeCommit: () => Promise<unknown>): De
 }
 
 describe('link cache after POST /api/v1/create-campaign', () => {
-  it('when a click lands inside the create transaction, then right after the commit the service host sees the new state', async () => {
+  it('when a click lands inside the create transaction, then right after the commit the service host opens the new campaign', async () => {
+    const { deps } = h();
+    const a = await newProject(deps);
+    const android = await f.storeListing(deps, a, 'ANDROID');
+    const id = `lc_${randomUUID().replaceAll('-', '').slice(0, 20)}`;
+    const inGap: number[] = [];
+
+    await createCampaign(
+      { sql: sqlWithHook(deps.sql, async () => inGap.push((await visit(`/${id}`)).statusCode)) },
+      a.project,
+      { name: 'A', customDisplayId: id, storeListingIds: [android.id] },
+    );
+    const after = await visit(`/${id}`);
+
+    expect(inGap).toEqual([404]); // not committed yet: no campaign has the id
+    expect(after.statusCode).toBe(302); // the miss was not kept
+    expect(after.headers.location).toContain('play.google.com');
+  });
+
+  it('when another project asks for the display id of a link just opened (cached), then 400 and the link keeps opening its campaign', async () => {
     const { app, deps } = h();
     const a = await newProject(deps);
     const b = await newProject(deps);
     const android = await f.storeListing(deps, a, 'ANDROID');
     const id = `lc_${randomUUID().replaceAll('-', '').slice(0, 20)}`;
     await f.campaign(app, a, { custom_display_id: id, store_listing_ids: [android.id] });
-    const inGap: number[] = [];
+    expect((await visit(`/${id}`)).statusCode).toBe(302);
 
-    await createCampaign(
-      { sql: sqlWithHook(deps.sql, async () => inGap.push((await visit(`/${id}`)).statusCode)) },
-      b.project,
-      {
-        name: 'B',
-        customDisplayId: id,
-      },
-    );
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/v1/create-campaign',
+      headers: b.headers,
+      payload: { name: 'B', custom_display_id: id },
+    });
     const after = await visit(`/${id}`);
 
-    expect(inGap).toEqual([302]); // B not committed yet: only A's campaign has the id
-    expect(after.statusCode).toBe(404); // now shared by two projects: ambiguous on the service host
-    expect(after.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.json()).toEqual({ msg: 'A campaign with this display ID already exists!', status: 400 });
+    expect(after.statusCode).toBe(302);
   });
 });

@@ -1,7 +1,8 @@
 // POST /api/v1/create-campaign (spec: "POST /api/v1/create-campaign", Created campaign; catalog
 // §4c create-campaign, D4, D7). The domain defaults to the project's primary; listings must be the
-// project's, one per platform; a custom display id is unique by a Postgres constraint (checked with
-// 20 concurrent creates); redirect fields are http(s) only. Rate limits are off: they have their own tests.
+// project's, one per platform; a custom display id is held by one project at most, deleted campaigns
+// included (checked with 20 concurrent creates; across projects in campaigns-display-ids.test.ts and
+// links/shared-host.test.ts); redirect fields are http(s) only. Rate limits are off: they have their own tests.
 import { describe, expect, it } from 'vitest';
 import { rotateServerKey } from '../../../src/domain/projects/rotate-server-key.ts';
 import * as f from '../../support/factories.ts';
@@ -172,18 +173,6 @@ describe('POST /api/v1/create-campaign', () => {
         link: `https://${d.name}/?c=Spring_Sale-2025`,
       });
       expect(await f.campaignRow(deps, p, 'Spring_Sale-2025')).toBeDefined();
-    });
-
-    it('when another project already uses the custom_display_id, then 201: ids are unique per project', async () => {
-      const { deps } = h();
-      const a = await newProject(deps);
-      const b = await newProject(deps);
-      await create(a, { name: 'A', custom_display_id: 'shared-id' });
-
-      const res = await create(b, { name: 'B', custom_display_id: 'shared-id' });
-
-      expect(res.statusCode).toBe(201);
-      expect(res.json().data.display_id).toBe('shared-id');
     });
 
     it('when no custom_display_id is given, then each campaign gets a different random id', async () => {
@@ -404,6 +393,16 @@ describe('POST /api/v1/create-campaign', () => {
       );
     });
 
+    it('when store_listing_ids names more than 20 ids, then 400 saying so and no campaign', async () => {
+      const p = await newProject(h().deps);
+
+      await expect400(
+        p,
+        await create(p, { name: 'X', store_listing_ids: Array.from({ length: 21 }, (_, i) => `sl_${i}`) }),
+        'store_listing_ids may name at most 20 store listings!',
+      );
+    });
+
     it('when store listing ids are unknown, then 400 listing exactly the unknown ones', async () => {
       const { deps } = h();
       const p = await newProject(deps);
@@ -450,6 +449,19 @@ describe('POST /api/v1/create-campaign', () => {
         await create(p, { name: 'X', store_listing_ids: [one.id, two.id] }),
         'Cannot assign multiple store listings with the same platform to a campaign!',
       );
+    });
+
+    it('when another project already uses the custom_display_id, then 400: a display id names one campaign on the service host', async () => {
+      const { deps } = h();
+      const a = await newProject(deps);
+      const b = await newProject(deps);
+      await create(a, { name: 'A', custom_display_id: 'shared-id' });
+
+      const res = await create(b, { name: 'B', custom_display_id: 'shared-id' });
+
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ msg: 'A campaign with this display ID already exists!', status: 400 });
+      expect(await f.campaignRows(deps, b)).toEqual([]);
     });
 
     it('when custom_display_id is already used in the project, then 400 and the first campaign is kept', async () => {

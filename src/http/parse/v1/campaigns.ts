@@ -12,6 +12,7 @@ import { anyCase, anyCaseEnum, trimmedText } from '../doc-patterns.ts';
 import { paginationQuerySchema, parsePagination } from './pagination.ts';
 
 const NAME_MAX = 500;
+const STORE_LISTING_IDS_MAX = 20;
 
 // Fixed paths the service host answers itself: a campaign's short link /<id> must not shadow them.
 const RESERVED_DISPLAY_IDS = new Set(['healthz', 'readyz', 'docs', 'api', 'openapi', 'well-known']);
@@ -72,7 +73,7 @@ export const createCampaignBodySchema = z.object({
     .meta({ pattern: RESERVED_PATTERN })
     .nullish()
     .meta({
-      description: `unique in the project; random when absent; not a fixed path (${[...RESERVED_DISPLAY_IDS].join(', ')}, any case)`,
+      description: `unique across projects (a deleted campaign's id included); random when absent; not a fixed path (${[...RESERVED_DISPLAY_IDS].join(', ')}, any case)`,
     }),
   is_shortlink: z.boolean({ error: MSG.isShortlinkNotBoolean }).nullish(),
   domain: z
@@ -83,7 +84,7 @@ export const createCampaignBodySchema = z.object({
     .array(z.string({ error: MSG.storeListingIdsInvalid }).min(1, { error: MSG.storeListingIdsInvalid }), {
       error: MSG.storeListingIdsInvalid,
     })
-    .max(20, { error: MSG.storeListingIdsInvalid })
+    .max(STORE_LISTING_IDS_MAX, { error: MSG.storeListingIdsTooMany(STORE_LISTING_IDS_MAX) })
     .nullish()
     .meta({ description: "the project's store listing ids, at most one per platform" }),
   ad_network: z
