@@ -10,6 +10,7 @@ import { formatChTime, localDay } from '../../lib/time.ts';
 import type { AttributeInstallPayload } from '../../queue/payloads.ts';
 import { findAttributionSettingsCached } from '../../store/postgres/attribution-settings.ts';
 import { findCampaignById } from '../../store/postgres/campaigns.ts';
+import { claimClickForFingerprint } from '../../store/postgres/candidate-clicks.ts';
 import { insertOutboxRows, wakeRestingRows } from '../../store/postgres/fact-outbox.ts';
 import { findInstalls, type InstallRecord, saveInstallDecision } from '../../store/postgres/installs.ts';
 import { asSql, beginPipelined } from '../../store/postgres/pool.ts';
@@ -17,7 +18,7 @@ import { findProjectByIdCached, type Project } from '../../store/postgres/projec
 import { queueDeliveries } from '../deliveries/queue-deliveries.ts';
 import { releaseHeldDeliveries } from '../deliveries/release-held-deliveries.ts';
 import { linkParamsOfUrl } from '../links/deeplink-params.ts';
-import { decideAttribution } from './decide-attribution.ts';
+import { decideBatch } from './decide-batch.ts';
 import { type Gathered, gatherCandidates } from './gather-candidates.ts';
 import { NetworkUnavailableError } from './resolvers.ts';
 import { type AttributionSettings, attributionSettings } from './settings.ts';
@@ -101,8 +102,9 @@ async function ready(
 /**
  * Decides and records the attribution of a batch of installs (a no-op for those already decided),
  * answering one outcome per job, in order: the installs are read in one statement and their
- * candidate clicks looked up together (gather-candidates.ts); each decision is saved in its own
- * pipelined body, so the saves share a commit group. One install's failure fails only its job.
+ * candidate clicks looked up together (gather-candidates.ts) and decided together (decide-batch.ts:
+ * one click, one fingerprint match); each decision is saved in its own body, so the saves share a
+ * commit group. One install's failure fails only its job.
  */
 export async function attributeInstalls(
   deps: Pick<Deps, 'sql' | 'ch' | 'config' | 'cache' | 'now' | 'log'>,
@@ -142,11 +144,18 @@ async function attributeOnce(
     (await findInstalls(deps.sql, jobs)).map((i) => [`${i.projectId}\n${i.installInstanceId}`, i] as const),
   );
   const todo = await Promise.all(jobs.map((job) => ready(deps, installs, job)));
-  const gathered = await gatherCandidates(
-    deps,
-    todo.filter((t) => t !== undefined),
+  const live = todo.filter((t) => t !== undefined);
+  const gathered = await gatherCandidates(deps, live);
+  const decided = decideBatch(
+    live.flatMap((t, i) => {
+      const g = gathered[i] as PromiseSettledResult<Gathered>;
+      return g.status === 'fulfilled'
+        ? [{ key: t.install.installInstanceId, projectId: t.project.id, ...g.value, cfg: t.cfg }]
+        : [];
+    }),
   );
   let next = 0; // gathered[] follows todo[] with the undefined left out
+  let nextDecided = 0; // decided[] follows gathered[] with the rejected left out
   return Promise.allSettled(
     todo.map((t) => {
       if (!t) {
@@ -154,7 +163,7 @@ async function attributeOnce(
       }
       const g = gathered[next++] as PromiseSettledResult<Gathered>;
       if (g.status === 'fulfilled') {
-        return decideAndSave(deps, t, g.value);
+        return save(deps, t, decided[nextDecided++] as Decision);
       }
       // Rejected, not thrown: a throw here would end the map and fail the other installs too.
       return Promise.reject(
@@ -210,12 +219,15 @@ function linkParamsOf(decision: Decision, install: InstallRecord): string {
 /** A decision not saved because a signal of the install changed while it was made. */
 const STALE = Symbol('stale');
 
-async function decideAndSave(
+type Saved = Awaited<ReturnType<typeof saveInstallDecision>>;
+type Body = (tx: Parameters<typeof asSql>[0]) => Promise<Saved>;
+
+/** Records one install's decision (decide-batch.ts made it); STALE when it must be made again. */
+async function save(
   deps: Pick<Deps, 'sql' | 'now'>,
-  { install, project, cfg }: Ready,
-  { signals, candidates }: Gathered,
+  { install, project }: Ready,
+  decided: Decision,
 ): Promise<Decision | undefined | typeof STALE> {
-  const decided = decideAttribution(signals, candidates, cfg);
   // A network claim names our campaign by id only; the record carries its display id too.
   const claimed =
     decided.campaignId && !decided.displayId
@@ -227,9 +239,23 @@ async function decideAndSave(
   // Two runs racing on one install both decide, but only the one whose save wins records a fact
   // and returns the decision; the other is a no-op, as after a decision. A save made from signals
   // that changed meanwhile is refused (stale), and the install is decided again. The save is one
-  // atomic statement, so the body may share a pipeline with other bodies (beginPipelined).
-  const saved = await beginPipelined(deps.sql, async (txh) => {
+  // atomic statement, so the body may share a pipeline with other bodies (beginPipelined). A click
+  // taken by fingerprint is claimed first, which another run's save of that click may have done
+  // meanwhile: then the install is decided again too, and that click is no longer its candidate.
+  // Such a body reads, then writes from what it read: sql.begin, so a group commit runs it after its
+  // other bodies, not interleaved with them.
+  const fingerprinted = decision.method === 'fingerprint' && decision.click !== null;
+  const begin = fingerprinted
+    ? (body: Body) => deps.sql.begin(body) as Promise<Saved>
+    : (body: Body) => beginPipelined(deps.sql, body);
+  const saved = await begin(async (txh) => {
     const tx = asSql(txh);
+    if (
+      fingerprinted &&
+      !(await claimClickForFingerprint(tx, project.id, decision.click?.clickId ?? '', install.installInstanceId))
+    ) {
+      return 'stale';
+    }
     const outcome = await saveInstallDecision(tx, install, {
       decisionId,
       method: decision.method,

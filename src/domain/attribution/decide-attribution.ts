@@ -6,7 +6,9 @@
 //   e. same IP + matching OS, version, model in the fingerprint window (probabilistic)
 //   f. otherwise organic.
 // Within a method the last eligible click wins. Every candidate is noted with why it won or lost,
-// those of the less trusted methods too (lost to the winning method, or ineligible).
+// those of the less trusted methods too (lost to the winning method, or ineligible). A click of a
+// campaign deleted before the install is no candidate; a click that already decided another install
+// is no fingerprint match (the device that clicked is accounted for).
 
 import { matchDevice } from './device-match.ts';
 import type { AttributionSettings } from './settings.ts';
@@ -62,8 +64,22 @@ function lastEligible(
   return best;
 }
 
-/** Why an IP click cannot be the install's fingerprint match (window, IP, device), or null when it can. */
-function notFingerprinted(click: Click, s: InstallSignals, cfg: AttributionSettings): string | null {
+/** Why a click of a deterministic method cannot be used (campaign deleted, window), or null when it can. */
+function notInLookback(click: Click, s: InstallSignals, cand: Candidates, cfg: AttributionSettings): string | null {
+  if (cand.deletedCampaignIds?.has(click.campaignId)) {
+    return 'campaign deleted';
+  }
+  return inLookback(click, s.installTs, cfg.clickLookbackMs);
+}
+
+/**
+ * Why an IP click cannot be the install's fingerprint match (campaign deleted, window, IP, device,
+ * the click already decided another install), or null when it can.
+ */
+function notFingerprinted(click: Click, s: InstallSignals, cand: Candidates, cfg: AttributionSettings): string | null {
+  if (cand.deletedCampaignIds?.has(click.campaignId)) {
+    return 'campaign deleted';
+  }
   const w = inLookback(click, s.installTs, Math.min(cfg.fingerprintWindowMs, cfg.clickLookbackMs));
   if (w) {
     return w;
@@ -72,11 +88,14 @@ function notFingerprinted(click: Click, s: InstallSignals, cfg: AttributionSetti
     return 'different ip';
   }
   const m = matchDevice(click, s);
-  return m.match ? null : `device differs: ${m.reason}`;
+  if (!m.match) {
+    return `device differs: ${m.reason}`;
+  }
+  return cand.takenClickIds?.has(click.clickId) ? 'click already attributed' : null;
 }
 
 function choose(s: InstallSignals, cand: Candidates, cfg: AttributionSettings, notes: CandidateNote[]): Win | null {
-  const lookback = (c: Click) => inLookback(c, s.installTs, cfg.clickLookbackMs);
+  const lookback = (c: Click) => notInLookback(c, s, cand, cfg);
   if (cfg.methods.playReferrer && s.playReferrer?.clickId) {
     const c = cand.referrerClick;
     if (!c) {
@@ -119,7 +138,7 @@ function choose(s: InstallSignals, cand: Candidates, cfg: AttributionSettings, n
     }
   }
   if (cfg.methods.fingerprint && cfg.fingerprintWindowMs > 0) {
-    const c = lastEligible('fingerprint', cand.ipClicks, notes, (click) => notFingerprinted(click, s, cfg));
+    const c = lastEligible('fingerprint', cand.ipClicks, notes, (click) => notFingerprinted(click, s, cand, cfg));
     if (c) {
       const exact = matchDevice(c, s).strength === 'exact';
       return { method: 'fingerprint', click: c, confidence: exact ? 0.9 : 0.6, touchType: 'click' };
@@ -136,7 +155,7 @@ const trust = (m: Method) => TRUST.indexOf(m === 'meta_referrer' || m === 'apple
  * The candidates of the methods below the winner, which choose() never reached: each is noted as
  * lost to the more trusted method, or ineligible on its own method's terms (README: every decision
  * lists every candidate considered). The winning click is not noted twice. Bounded as the lookups
- * are (newest 200 clicks per signal, gather-candidates.ts).
+ * are (per signal the newest 200 clicks up to the install and a few after it, gather-candidates.ts).
  */
 function notePassedOver(
   s: InstallSignals,
@@ -175,10 +194,10 @@ function notePassedOver(
     });
   }
   if (rank < trust('ad_id') && cfg.methods.adId) {
-    clicks('ad_id', cand.adIdClicks, (c) => inLookback(c, s.installTs, cfg.clickLookbackMs));
+    clicks('ad_id', cand.adIdClicks, (c) => notInLookback(c, s, cand, cfg));
   }
   if (rank < trust('fingerprint') && cfg.methods.fingerprint && cfg.fingerprintWindowMs > 0) {
-    clicks('fingerprint', cand.ipClicks, (c) => notFingerprinted(c, s, cfg));
+    clicks('fingerprint', cand.ipClicks, (c) => notFingerprinted(c, s, cand, cfg));
   }
 }
 

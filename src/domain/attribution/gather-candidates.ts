@@ -1,9 +1,11 @@
 // Collects what the engine needs for each install of a batch: its signals (device, Play referrer,
 // link, a network's claim through the resolvers) and the candidate clicks within the windows, from
-// ClickHouse and from the outbox (clicks not yet moved, so a decision never waits for the writer).
+// ClickHouse and from the outbox (clicks not yet moved, so a decision never waits for the writer),
+// with what Postgres knows of them: which already decided an install, which campaigns were deleted.
 import type { Deps } from '../../deps.ts';
 import { settleAll } from '../../lib/micro-batch.ts';
 import { type ClickLookup, findClicksByIps, findClicksByKeys } from '../../store/clickhouse/clicks.ts';
+import { findAttributedClicks, findCampaignDeletions } from '../../store/postgres/candidate-clicks.ts';
 import type { InstallRecord } from '../../store/postgres/installs.ts';
 import { findPendingClicks, type PendingLookup } from '../../store/postgres/pending-clicks.ts';
 import { devicesSeenBefore } from '../../store/postgres/reinstalls.ts';
@@ -37,22 +39,30 @@ export type GatherItem = { install: InstallRecord; cfg: AttributionSettings };
 export type Gathered = { signals: InstallSignals; candidates: Candidates };
 type Lookups = { referrer?: PendingLookup; adId?: PendingLookup; ip?: PendingLookup };
 
-/** What one install looks up: its Play referrer's click id, its ad id and its IP, each in its window. */
+/**
+ * What one install looks up: its Play referrer's click id, its ad id and its IP, each in its window.
+ * A window runs to an hour after the install: a later click never wins, but it is noted in the
+ * record ('click after install'); the stores keep only a few of those apart from the clicks up to
+ * the install (atMs), so a busy IP's clicks after the install never push out the install's own.
+ */
 function lookupsOf({ install, cfg }: GatherItem): Lookups {
-  const installTs = install.createdAt.getTime();
+  const atMs = install.createdAt.getTime();
   const referrerClickId = clickIdFromReferrer(install.installRef);
   const adId = install.gaid ?? install.idfa;
-  const toMs = installTs + HOUR;
-  const fromMs = installTs - cfg.clickLookbackMs;
+  const toMs = atMs + HOUR;
+  const fromMs = atMs - cfg.clickLookbackMs;
   return {
-    referrer: referrerClickId ? { by: 'clickId', value: referrerClickId, fromMs: fromMs - 24 * HOUR, toMs } : undefined,
-    adId: adId && cfg.methods.adId ? { by: 'adId', value: adId, fromMs, toMs } : undefined,
+    referrer: referrerClickId
+      ? { by: 'clickId', value: referrerClickId, fromMs: fromMs - 24 * HOUR, atMs, toMs }
+      : undefined,
+    adId: adId && cfg.methods.adId ? { by: 'adId', value: adId, fromMs, atMs, toMs } : undefined,
     ip:
       install.ip && cfg.methods.fingerprint && cfg.fingerprintWindowMs > 0
         ? {
             by: 'ip',
             value: install.ip,
-            fromMs: installTs - Math.min(cfg.fingerprintWindowMs, cfg.clickLookbackMs),
+            fromMs: atMs - Math.min(cfg.fingerprintWindowMs, cfg.clickLookbackMs),
+            atMs,
             toMs,
           }
         : undefined,
@@ -62,6 +72,7 @@ function lookupsOf({ install, cfg }: GatherItem): Lookups {
 const chValue = (l: PendingLookup): ClickLookup => ({
   value: l.by === 'clickId' ? `c:${l.value}` : l.by === 'adId' ? `a:${l.value}` : l.value,
   fromMs: l.fromMs,
+  atMs: l.atMs,
   toMs: l.toMs,
 });
 
@@ -116,6 +127,46 @@ async function batchClicks(
   return clicks;
 }
 
+type ClickState = { taken: Set<string>; deletions: Map<number, Date> };
+
+/**
+ * Which of the batch's IP clicks already decided an install (only a fingerprint match cares), and
+ * which of its candidates' campaigns were deleted: two statements for the whole batch, at once.
+ */
+async function clickState(
+  deps: Pick<Deps, 'sql'>,
+  items: GatherItem[],
+  lookups: Lookups[],
+  clicks: Map<PendingLookup, Click[]>,
+): Promise<ClickState> {
+  const ipClicks = lookups.flatMap((l, i) =>
+    (l.ip ? (clicks.get(l.ip) ?? []) : []).map((c) => ({
+      projectId: (items[i] as GatherItem).install.projectId,
+      clickId: c.clickId,
+    })),
+  );
+  const campaignIds = new Set([...clicks.values()].flatMap((list) => list.map((c) => c.campaignId)));
+  const [taken, deletions] = await Promise.all([
+    findAttributedClicks(deps.sql, ipClicks),
+    findCampaignDeletions(deps.sql, [...campaignIds]),
+  ]);
+  return { taken, deletions };
+}
+
+/** The install's own view of the click state: its project's taken clicks, campaigns deleted by its time. */
+function stateOf(state: ClickState, install: InstallRecord, own: Click[]) {
+  const at = install.createdAt.getTime();
+  const takenClickIds = new Set(
+    own.filter((c) => state.taken.has(`${install.projectId}\n${c.clickId}`)).map((c) => c.clickId),
+  );
+  const deletedCampaignIds = new Set(
+    own
+      .filter((c) => (state.deletions.get(c.campaignId)?.getTime() ?? Number.POSITIVE_INFINITY) <= at)
+      .map((c) => c.campaignId),
+  );
+  return { takenClickIds, deletedCampaignIds };
+}
+
 /**
  * Gathers the signals and candidate clicks of a batch of installs. The click lookups of all
  * installs share their statements (per project); the rest is read per install. One install's
@@ -126,8 +177,10 @@ export async function gatherCandidates(
   items: GatherItem[],
 ): Promise<PromiseSettledResult<Gathered>[]> {
   const lookups = items.map(lookupsOf);
-  const [clicks, seenBefore, signals] = await Promise.all([
-    batchClicks(deps, items, lookups),
+  const [[clicks, state], seenBefore, signals] = await Promise.all([
+    batchClicks(deps, items, lookups).then(
+      async (found) => [found, await clickState(deps, items, lookups, found)] as const,
+    ),
     // A device installed before only outside the reattribution window is acquired anew (an install).
     devicesSeenBefore(
       deps.sql,
@@ -161,7 +214,12 @@ export async function gatherCandidates(
           seenBefore: seenBefore[i] ?? false,
           ...own.value,
         },
-        candidates: { referrerClick: of(l.referrer)[0] ?? null, adIdClicks: of(l.adId), ipClicks: of(l.ip) },
+        candidates: {
+          referrerClick: of(l.referrer)[0] ?? null,
+          adIdClicks: of(l.adId),
+          ipClicks: of(l.ip),
+          ...stateOf(state, install, [...of(l.referrer), ...of(l.adId), ...of(l.ip)]),
+        },
       },
     };
   });

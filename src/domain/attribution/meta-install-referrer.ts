@@ -1,5 +1,6 @@
 // Meta install referrer resolver. The Android SDK (≥3.5.2) reads Meta's content provider and sends
-// device_data.meta_install_ref: {is_ct, install_referrer, actual_timestamp}. install_referrer is
+// device_data.meta_install_ref: {is_ct, install_referrer, actual_timestamp}; without it, the Play
+// install referrer (device_data.install_ref) may carry the same sealed utm_content. install_referrer is
 // JSON (sometimes already an object, or a Play-style query string) whose utm_content is JSON
 // {"source":{"data":<hex>,"nonce":<hex>}}: AES-256-GCM ciphertext with its 16-byte tag appended,
 // sealed with the app's Install Referrer Decryption Key (per project, stored encrypted) and the
@@ -157,11 +158,35 @@ export function metaClaim(touch: MetaTouch, campaignId: number, installTs: numbe
   };
 }
 
+/**
+ * Whether a Play install referrer carries Meta's sealed payload (utm_content {"source": {"data",
+ * "nonce"}}): Meta's app-install ads put it there too (real-clients §5.1: install_ref carries the
+ * Meta referrer), and an app whose SDK does not read Meta's content provider sends only that.
+ * Read without the key, so other installs cost no key lookup.
+ */
+function metaSealedIn(installRef: string): boolean {
+  if (!installRef.includes('utm_content=')) {
+    return false;
+  }
+  const fields = referrerFields(installRef);
+  const source = asObject(asObject(fields?.utm_content)?.source);
+  return typeof source?.data === 'string' && typeof source.nonce === 'string';
+}
+
+/** The install's Meta referrer: the SDK's meta_install_ref, else its Play referrer when Meta sealed it. */
+function metaReferrerOf(install: { metaInstallRef: Obj | null; installRef: string }): unknown {
+  if (install.metaInstallRef) {
+    return install.metaInstallRef;
+  }
+  return metaSealedIn(install.installRef) ? { install_referrer: install.installRef } : null;
+}
+
 export function metaInstallReferrerResolver(deps: Pick<Deps, 'sql' | 'config'>): NetworkResolver {
   return {
     method: 'meta_referrer',
     async resolve({ projectId, install }) {
-      if (!install.metaInstallRef) {
+      const ref = metaReferrerOf(install);
+      if (!ref) {
         return null;
       }
       const sealed = await findMetaReferrerKeyEnc(deps.sql, projectId);
@@ -169,7 +194,7 @@ export function metaInstallReferrerResolver(deps: Pick<Deps, 'sql' | 'config'>):
         return null; // the project has not set its key: Meta's referrer cannot be read
       }
       const keyHex = decryptSecret(await loadSecretsKey(deps.config), sealed, metaReferrerKeyContext(projectId));
-      const touch = readMetaInstallReferrer(install.metaInstallRef, keyHex);
+      const touch = readMetaInstallReferrer(ref, keyHex);
       const campaign = touch
         ? await findCampaignByNetworkCampaignId(deps.sql, projectId, META, touch.metaCampaignId)
         : undefined;

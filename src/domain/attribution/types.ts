@@ -69,7 +69,18 @@ export type InstallSignals = {
   seenBefore: boolean;
 };
 
-export type Candidates = { referrerClick: Click | null; adIdClicks: Click[]; ipClicks: Click[] };
+export type Candidates = {
+  referrerClick: Click | null;
+  adIdClicks: Click[];
+  ipClicks: Click[];
+  /**
+   * Clicks that already decided another install (installs.click_id): a fingerprint match is a guess
+   * about which device clicked, and one click is one device, so it takes such a click no more.
+   */
+  takenClickIds?: ReadonlySet<string>;
+  /** Campaigns deleted at or before the install: their clicks are no candidates of any method. */
+  deletedCampaignIds?: ReadonlySet<number>;
+};
 
 export type Method =
   | 'play_referrer'

@@ -15,11 +15,14 @@ export async function takeLateInstallRef(
   installInstanceId: string,
   deviceData: Record<string, unknown>,
 ): Promise<void> {
-  const { installRef } = readDeviceSignals('ANDROID', deviceData);
+  // The Play timestamps come with the referrer (install_ref_installBeginTimestampSeconds), read as
+  // init reads them: a download begun before the click marks click injection.
+  const { installRef, installBeginAt } = readDeviceSignals('ANDROID', deviceData);
   if (!installRef) {
     return;
   }
-  if (await retryConflicts(() => setLateInstallRef(deps.sql, project.id, installInstanceId, installRef))) {
+  const taken = () => setLateInstallRef(deps.sql, project.id, installInstanceId, installRef, installBeginAt);
+  if (await retryConflicts(taken)) {
     await enqueueAttributionOrHold(deps, project.id, installInstanceId);
   }
 }

@@ -260,15 +260,18 @@ export async function saveInstallDecision(
 
 /**
  * A Play referrer for a pending install that has none (attribution-data's device_data.install_ref,
- * spec): true when it was taken.
+ * spec), with the time the Play download began when sent (unless the install has one): true when it
+ * was taken. Without that time a late referrer never showed click injection.
  */
 export async function setLateInstallRef(
   sql: Sql,
   projectId: string,
   installInstanceId: string,
   installRef: string,
+  installBeginAt: Date | null,
 ): Promise<boolean> {
-  const res = await sql`UPDATE installs SET install_ref = ${installRef}
+  const res = await sql`UPDATE installs SET install_ref = ${installRef},
+      install_begin_at = COALESCE(install_begin_at, ${installBeginAt})
     WHERE project_id = ${projectId} AND install_instance_id = ${installInstanceId}
       AND attribution_status = 'pending' AND install_ref = ''`;
   return res.count === 1;
