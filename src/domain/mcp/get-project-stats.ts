@@ -13,22 +13,12 @@ import {
 } from '../../store/clickhouse/reporting.ts';
 import type { Project } from '../../store/postgres/projects.ts';
 import { addDecimal } from '../reporting/decimal.ts';
+import type { Totals } from '../reporting/metrics.ts';
 import { wholeMonths } from '../reporting/window.ts';
 import { liveCampaigns, type StatsWindow, statsScope } from './stats-window.ts';
 
-export type StatsTotals = {
-  clicks: number;
-  installs: number;
-  reinstalls: number;
-  reengagements: number;
-  signups: number;
-  uninstalls: number;
-  suspiciousInstalls: number;
-  revenueEvents: number;
-  /** Decimal text in the project's display currency. */
-  revenue: string;
-  spend: string;
-};
+/** The report's totals without the click-through split; money is decimal text in the display currency. */
+export type StatsTotals = Omit<Totals, 'clickThrough' | 'viewThrough'>;
 
 export type ProjectStats = {
   window: StatsWindow;
