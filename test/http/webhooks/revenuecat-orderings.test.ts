@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { flushFacts, post, type Res, useClientHarness } from '../../support/client.ts';
 import { netRevenue, registeredUser } from '../../support/commerce.ts';
 import type { TestProject } from '../../support/harness.ts';
+import { connectRevenueCat, postRevenueCat } from '../../support/revenuecat.ts';
 
 const h = useClientHarness();
 
@@ -30,20 +31,8 @@ function rcBody(event: Record<string, unknown> = {}) {
   };
 }
 
-async function connect(p: TestProject): Promise<string> {
-  const res = await h().app.inject({ method: 'PUT', url: '/api/v1/connections/revenuecat', headers: p.headers });
-  expect(res.statusCode).toBe(200);
-  return res.json().data.authorization_token as string;
-}
-
-function send(authorization: string, body: unknown): Promise<Res> {
-  return h().app.inject({
-    method: 'POST',
-    url: '/webhook/revenuecat',
-    headers: { authorization },
-    payload: body as object,
-  });
-}
+const connect = (p: TestProject): Promise<string> => connectRevenueCat(h(), p);
+const send = (authorization: string, body: unknown): Promise<Res> => postRevenueCat(h(), authorization, body);
 
 function paymentRows(p: TestProject) {
   return h().deps.sql<{ payment_id: string; user_id: string; type: string; removed: boolean }[]>`

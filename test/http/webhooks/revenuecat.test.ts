@@ -9,6 +9,7 @@ import { attributedInstall, flushFacts, type Res, useClientHarness } from '../..
 import { outboxCount, paymentFacts, registeredUser, signUp } from '../../support/commerce.ts';
 import { chJson, newProject, type TestProject } from '../../support/harness.ts';
 import { answerProblems, fetchDoc } from '../../support/openapi.ts';
+import { connectRevenueCat, postRevenueCat } from '../../support/revenuecat.ts';
 
 const h = useClientHarness();
 
@@ -47,20 +48,8 @@ function rcBody(event: Record<string, unknown> = {}) {
   };
 }
 
-async function connect(p: TestProject): Promise<string> {
-  const res = await h().app.inject({ method: 'PUT', url: '/api/v1/connections/revenuecat', headers: p.headers });
-  expect(res.statusCode).toBe(200);
-  return res.json().data.authorization_token as string;
-}
-
-function send(authorization: string, body: unknown): Promise<Res> {
-  return h().app.inject({
-    method: 'POST',
-    url: '/webhook/revenuecat',
-    headers: { authorization },
-    payload: body as object,
-  });
-}
+const connect = (p: TestProject): Promise<string> => connectRevenueCat(h(), p);
+const send = (authorization: string, body: unknown): Promise<Res> => postRevenueCat(h(), authorization, body);
 
 /** A project with an organic install whose user trigger registered, connected to RevenueCat. */
 async function connectedUser(userId = 'u1') {
