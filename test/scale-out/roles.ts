@@ -9,6 +9,7 @@ import path from 'node:path';
 import postgres from 'postgres';
 import { inject } from 'vitest';
 import { type PrivateRedis, redisUnavailable, startPrivateRedis } from '../faults/support/redis.ts';
+import { type Front, startClickHouseFront } from '../support/ch-front.ts';
 import { type Child, cleanEnv, freePort, startNode } from '../support/processes.ts';
 
 /** Service-mode test runs (TEST_REDIS_URL) on a machine that can start a private redis-server. */
@@ -146,4 +147,28 @@ export async function until(what: string, check: () => Promise<boolean> | boolea
     }
     await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+export type RoleStores = { front: Front; stack: Stack; env: Record<string, string> };
+
+/** A ClickHouse front with credentials, a fresh database and Redis, and the env naming them. */
+export async function openRoleStores(): Promise<RoleStores> {
+  const front = await startClickHouseFront({ user: CH_USER, password: CH_PASSWORD });
+  const stack = await freshStack();
+  const env = {
+    DATABASE_URL: stack.databaseUrl,
+    REDIS_URL: stack.redis.url,
+    CLICKHOUSE_URL: front.url,
+    CLICKHOUSE_USER: CH_USER,
+    CLICKHOUSE_PASSWORD: CH_PASSWORD,
+    SECRETS_KEY: stack.secretsKey,
+  };
+  return { front, stack, env };
+}
+
+/** Stops the role processes the file started, then its stores. */
+export async function closeRoleStores(s: Partial<RoleStores>): Promise<void> {
+  await cleanupRoles();
+  await s.stack?.close();
+  await s.front?.close();
 }

@@ -5,16 +5,14 @@
 // Here: separate child processes over a fresh empty database, a private Redis and a ClickHouse
 // reached over HTTP (a front over the real engine, with credentials), driven over real HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Front, startClickHouseFront } from '../support/ch-front.ts';
+import type { Front } from '../support/ch-front.ts';
 import { backlog, chCounts, checkExactlyOnce, clientPost, createCampaign, type Device, deviceFlow } from './drive.ts';
 import {
   type Banner,
   banner,
-  CH_PASSWORD,
-  CH_USER,
   canRunRoles,
-  cleanupRoles,
-  freshStack,
+  closeRoleStores,
+  openRoleStores,
   type RoleProc,
   type Stack,
   startRole,
@@ -35,22 +33,11 @@ beforeAll(async () => {
   if (!canRunRoles) {
     return;
   }
-  front = await startClickHouseFront({ user: CH_USER, password: CH_PASSWORD });
-  stack = await freshStack();
-  env = {
-    DATABASE_URL: stack.databaseUrl,
-    REDIS_URL: stack.redis.url,
-    CLICKHOUSE_URL: front.url,
-    CLICKHOUSE_USER: CH_USER,
-    CLICKHOUSE_PASSWORD: CH_PASSWORD,
-    SECRETS_KEY: stack.secretsKey,
-  };
+  ({ front, stack, env } = await openRoleStores());
 }, 60_000);
 
 afterAll(async () => {
-  await cleanupRoles();
-  await stack?.close();
-  await front?.close();
+  await closeRoleStores({ front, stack });
 });
 
 async function listening(port: number): Promise<boolean> {

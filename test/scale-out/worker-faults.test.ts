@@ -4,16 +4,14 @@
 // LOG_LEVEL asks for (README "Configuration": LOG_LEVEL `silent` … ; JSON log lines): the
 // ClickHouse client printed every failed request as multi-line text on stderr.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Front, startClickHouseFront } from '../support/ch-front.ts';
+import type { Front } from '../support/ch-front.ts';
 import { backlog, chCounts, checkExactlyOnce, createCampaign, type Device, deviceFlow } from './drive.ts';
 import {
   type Banner,
   banner,
-  CH_PASSWORD,
-  CH_USER,
   canRunRoles,
-  cleanupRoles,
-  freshStack,
+  closeRoleStores,
+  openRoleStores,
   type RoleProc,
   type Stack,
   startRole,
@@ -35,16 +33,7 @@ beforeAll(async () => {
   if (!canRunRoles) {
     return;
   }
-  front = await startClickHouseFront({ user: CH_USER, password: CH_PASSWORD });
-  stack = await freshStack();
-  env = {
-    DATABASE_URL: stack.databaseUrl,
-    REDIS_URL: stack.redis.url,
-    CLICKHOUSE_URL: front.url,
-    CLICKHOUSE_USER: CH_USER,
-    CLICKHOUSE_PASSWORD: CH_PASSWORD,
-    SECRETS_KEY: stack.secretsKey,
-  };
+  ({ front, stack, env } = await openRoleStores());
   api = await startRole('api', env);
   await api.child.waitFor('Server listening', 120_000);
   [workerA, workerB] = await Promise.all([startRole('worker', env), startRole('worker', env)]);
@@ -54,9 +43,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  await cleanupRoles();
-  await stack?.close();
-  await front?.close();
+  await closeRoleStores({ front, stack });
 });
 
 function runLoad(): { stop: () => Promise<Device[]> } {

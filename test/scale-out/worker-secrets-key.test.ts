@@ -10,17 +10,15 @@ import { loadConfig } from '../../src/config.ts';
 import { setNetworkCampaignId } from '../../src/domain/campaigns/set-network-campaign-id.ts';
 import { setMetaReferrerKey } from '../../src/domain/projects/set-meta-referrer-key.ts';
 import type { Sql } from '../../src/store/postgres/pool.ts';
-import { type Front, startClickHouseFront } from '../support/ch-front.ts';
+import type { Front } from '../support/ch-front.ts';
 import { META_PLAINTEXT, metaInstallRef, sealMeta } from '../support/meta-referrer.ts';
 import { clientPost } from './drive.ts';
 import {
   type Banner,
   banner,
-  CH_PASSWORD,
-  CH_USER,
   canRunRoles,
-  cleanupRoles,
-  freshStack,
+  closeRoleStores,
+  openRoleStores,
   type RoleProc,
   type Stack,
   startRole,
@@ -39,16 +37,7 @@ beforeAll(async () => {
   if (!canRunRoles) {
     return;
   }
-  front = await startClickHouseFront({ user: CH_USER, password: CH_PASSWORD });
-  stack = await freshStack();
-  env = {
-    DATABASE_URL: stack.databaseUrl,
-    REDIS_URL: stack.redis.url,
-    CLICKHOUSE_URL: front.url,
-    CLICKHOUSE_USER: CH_USER,
-    CLICKHOUSE_PASSWORD: CH_PASSWORD,
-    SECRETS_KEY: stack.secretsKey,
-  };
+  ({ front, stack, env } = await openRoleStores());
   api = await startRole('api', env);
   await api.child.waitFor('Server listening', 120_000);
   creds = banner(api.child.stdout()) as Banner;
@@ -65,9 +54,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  await cleanupRoles();
-  await stack?.close();
-  await front?.close();
+  await closeRoleStores({ front, stack });
 });
 
 async function metaInstall(): Promise<string> {
