@@ -10,6 +10,8 @@ import { createProjectIn } from './domain/projects/create-project.ts';
 import { createLogger } from './lib/logger.ts';
 import { detachStdinFromEngine } from './store/clickhouse/stdin-guard.ts';
 import { warnIfDriverUnrepaired } from './store/postgres/driver-repair.ts';
+import { stopEmbeddedOnForcedExit } from './store/postgres/embedded-leave.ts';
+import { EmbeddedLockTimeout } from './store/postgres/embedded-lock.ts';
 import { asSql } from './store/postgres/pool.ts';
 import { countProjects } from './store/postgres/projects.ts';
 import { guardTypeFetchRejections } from './store/postgres/type-fetch-guard.ts';
@@ -102,12 +104,49 @@ function describeFailure(err: unknown): string {
   return err instanceof Error ? (err.stack ?? err.message) : `${String(err)} (no error details)`;
 }
 
-/** A setting's fault is said in its own words (its driver's error is in the debug log). */
+/**
+ * The operator's faults are said in one line: a setting's in its own words (its driver's error is
+ * in the debug log), DATA_DIR's embedded stores held by another process. The embedded ClickHouse
+ * prints its own reason on the line before its error (a second server on a DATA_DIR: "Cannot lock
+ * file .../clickhouse/status. Another server instance in same directory is already running").
+ */
 function describeStartFailure(err: unknown): string {
   if (err instanceof ConfigError) {
     return err.message;
   }
-  return `startup failed: ${err instanceof StoreSettingError ? err.message : describeFailure(err)}`;
+  if (err instanceof StoreSettingError || err instanceof EmbeddedLockTimeout) {
+    return `startup failed: ${err.message}`;
+  }
+  if (err instanceof Error && err.name === 'ChdbConnectionError') {
+    return `startup failed: the embedded ClickHouse did not open: ${err.message} (its reason is on the line before)`;
+  }
+  return `startup failed: ${describeFailure(err)}`;
+}
+
+/** A forced exit gives the embedded Postgres this long (its lock, the question, its stop). */
+const FORCED_EXIT_MS = 12_000;
+let forcing = false;
+
+/**
+ * Exits 1 without closing the stores (a second signal, a shutdown past its deadline). The embedded
+ * Postgres runs in a session of its own, so exiting left it running: it is stopped first when this
+ * process started or adopted it and no other process uses it (stopEmbeddedOnForcedExit says which,
+ * on stderr). A further signal meanwhile exits at once.
+ */
+function forceExit(message: string): void {
+  if (forcing) {
+    process.exit(1);
+  }
+  forcing = true;
+  process.stderr.write(`${message}\n`);
+  setTimeout(() => process.exit(1), FORCED_EXIT_MS);
+  void stopEmbeddedOnForcedExit()
+    .then((lines) => {
+      for (const line of lines) {
+        process.stderr.write(`${line}\n`);
+      }
+    })
+    .finally(() => process.exit(1));
 }
 
 async function main(): Promise<void> {
@@ -122,8 +161,7 @@ async function main(): Promise<void> {
     if (running) {
       shutdown(running, signal);
     } else if (startingSignal) {
-      process.stderr.write(`${signal} again: exiting now\n`);
-      process.exit(1);
+      forceExit(`${signal} again: exiting now`);
     } else {
       startingSignal = signal;
       process.stderr.write(`${signal} while starting: stopping once started\n`);
@@ -133,21 +171,22 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => onSignal('SIGTERM'));
   const shutdown = (running: Running, signal: string) => {
     if (stopping) {
-      process.stderr.write(`${signal} again: exiting now\n`);
-      process.exit(1);
+      forceExit(`${signal} again: exiting now`);
+      return;
     }
     stopping = true;
     running.deps.log.info({ signal }, 'shutting down');
     const force = setTimeout(() => {
-      process.stderr.write(`shutdown did not finish within 20 s (still stopping ${running.stopping()}); exiting 1\n`);
-      process.exit(1);
+      forceExit(`shutdown did not finish within 20 s (still stopping ${running.stopping()}); exiting 1`);
     }, 20_000);
     force.unref();
     running.stop().then(
       () => {
         // Says the stores closed; without it a stop that hung until the event loop drained looks the same.
         running.deps.log.info('stopped');
-        process.exit(0);
+        if (!forcing) {
+          process.exit(0); // forced meanwhile: forceExit exits 1 once it is done
+        }
       },
       (err) => {
         process.stderr.write(`shutdown error: ${describeFailure(err)}\n`);

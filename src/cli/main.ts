@@ -7,6 +7,7 @@ import { InputError } from '../domain/projects/input-error.ts';
 import { escapeControlChars } from '../lib/control-chars.ts';
 import { createLogger } from '../lib/logger.ts';
 import { detachStdinFromEngine } from '../store/clickhouse/stdin-guard.ts';
+import { stopEmbeddedOnForcedExit } from '../store/postgres/embedded-leave.ts';
 import { guardTypeFetchRejections } from '../store/postgres/type-fetch-guard.ts';
 import { COMMANDS, type CommandSpec, HELP } from './commands.ts';
 import { type Flags, parseFlags } from './flags.ts';
@@ -150,22 +151,52 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
   }
 }
 
+/** A forced exit gives the embedded Postgres this long (its lock, the question, its stop). */
+const FORCED_EXIT_MS = 12_000;
+let forcing = false;
+
+/**
+ * Exits without waiting for the stores any longer. An embedded Postgres the command started or
+ * adopted, and no other process uses, is stopped first: it runs in a session of its own, so it
+ * outlived the exit (stopEmbeddedOnForcedExit says what it did). A further signal exits at once.
+ */
+function forceExit(code: number): void {
+  if (forcing) {
+    process.exit(code);
+  }
+  forcing = true;
+  setTimeout(() => process.exit(code), FORCED_EXIT_MS);
+  void stopEmbeddedOnForcedExit()
+    .then((lines) => {
+      for (const line of lines) {
+        write('stderr', `${line}\n`);
+      }
+    })
+    .finally(() => process.exit(code));
+}
+
 /**
  * Ctrl-C (or SIGTERM) during a command: its stores are closed before it exits, which stops an
  * embedded Postgres it started unless another process uses it (the postmaster runs in a session
  * of its own, so the terminal's signal no longer stops it along with us). A second Ctrl-C exits at
- * once.
+ * once, stopping that Postgres on its way out.
  */
 function closeOnSignals(log: ReturnType<typeof createLogger>): void {
   for (const [signal, code] of [
     ['SIGINT', 130],
     ['SIGTERM', 143],
   ] as const) {
-    process.once(signal, () => {
+    process.on(signal, () => {
+      if (stopping) {
+        write('stderr', `${signal} again: exiting now\n`);
+        forceExit(code);
+        return;
+      }
       stopping = true;
       write('stderr', `\n${signal}: stopping\n`);
       const closing = openDeps.then((deps) => (deps ? closeDeps(deps) : undefined));
-      void closeWithin(closing, 60_000, log, 'cli stores').finally(() => process.exit(code));
+      // Past the wait, stores still closing are left: the embedded Postgres is seen to as on a forced exit.
+      void closeWithin(closing, 60_000, log, 'cli stores').finally(() => forceExit(code));
     });
   }
 }

