@@ -12,8 +12,9 @@ import { attributionCacheKey } from '../../src/domain/identity/read-attribution.
 import { attributedInstall, attributionData, flushFacts, post } from '../support/client.ts';
 import { CART, connectMeta, deliverAt, deliveryEnv } from '../support/deliveries.ts';
 import { FakeCapi } from '../support/fake-capi.ts';
-import { type Harness, newProject, useHarness } from '../support/harness.ts';
+import { newProject, useHarness } from '../support/harness.ts';
 import { figure } from '../support/security-routes.ts';
+import { chHits, pgHits } from '../support/store-hits.ts';
 
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
@@ -24,56 +25,6 @@ beforeAll(async () => {
 });
 afterAll(() => fake.stop());
 const h = useHarness({ env });
-
-/** Postgres tables (any schema but the catalogs) whose rows, as text, contain a marker. */
-async function pgHits(harness: Harness, markers: string[]): Promise<Record<string, number>> {
-  const { sql } = harness.deps;
-  const tables = await sql<{ schema: string; name: string }[]>`
-    SELECT table_schema AS schema, table_name AS name FROM information_schema.tables
-    WHERE table_type = 'BASE TABLE' AND table_schema NOT IN ('pg_catalog', 'information_schema')`;
-  const out: Record<string, number> = {};
-  for (const t of tables) {
-    const [row] = await sql<{ n: number }[]>`
-      SELECT count(*)::int AS n FROM ${sql(t.schema)}.${sql(t.name)} t
-      WHERE EXISTS (SELECT 1 FROM unnest(${markers}::text[]) m WHERE strpos(t::text, m) > 0)`;
-    if (row && row.n > 0) {
-      out[t.name] = row.n;
-    }
-  }
-  return out;
-}
-
-/** ClickHouse tables (views excluded) with a row whose text columns contain a marker. */
-async function chHits(harness: Harness, markers: string[]): Promise<Record<string, number>> {
-  const { ch } = harness.deps;
-  const cols = (await (
-    await ch.query({
-      query: `SELECT c.table AS t, c.name AS c FROM system.columns c
-        JOIN system.tables tb ON tb.database = c.database AND tb.name = c.table
-        WHERE c.database = currentDatabase() AND tb.engine NOT IN ('MaterializedView', 'View')
-          AND match(c.type, '^(LowCardinality\\\\()?(Nullable\\\\()?String|^Array\\\\(')`,
-      format: 'JSONEachRow',
-    })
-  ).json()) as { t: string; c: string }[];
-  const byTable = new Map<string, string[]>();
-  for (const { t, c } of cols) {
-    byTable.set(t, [...(byTable.get(t) ?? []), c]);
-  }
-  const out: Record<string, number> = {};
-  for (const [table, columns] of byTable) {
-    const text = `concat(${columns.map((c) => `toString(\`${c}\`)`).join(", '|', ")})`;
-    const rs = await ch.query({
-      query: `SELECT toUInt32(count()) AS n FROM \`${table}\` WHERE multiSearchAny(${text}, {m:Array(String)})`,
-      format: 'JSONEachRow',
-      query_params: { m: markers },
-    });
-    const n = ((await rs.json()) as { n: number }[])[0]?.n ?? 0;
-    if (n > 0) {
-      out[table] = n;
-    }
-  }
-  return out;
-}
 
 describe('D9 GDPR deletion', () => {
   it('when a user with installs, a click, contact data, events, payments, a push token and Meta deliveries is deleted, then 0 rows name it in any store', async () => {

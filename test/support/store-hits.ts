@@ -1,7 +1,7 @@
 // GDPR deletion test helpers: where a user's identifiers are still found after a deletion. Every
-// Postgres table and every ClickHouse table (views excluded) is searched as text for each marker,
-// as test/security/gdpr-deletion.test.ts does; the answer is rows per table holding any marker.
-import type { Harness } from '../support/harness.ts';
+// Postgres table and every ClickHouse table (views excluded) is searched as text for each marker
+// (test/security/gdpr-*.test.ts); the answer is rows per table holding any marker.
+import type { Harness } from './harness.ts';
 
 /** Postgres tables whose rows, as text, contain a marker (scoped to nothing: markers are unique). */
 export async function pgHits(harness: Harness, markers: string[]): Promise<Record<string, number>> {
