@@ -1,10 +1,11 @@
 // Shared by the end-to-end tests of embedded mode's lifecycle (test/e2e/embedded-*.test.ts): the
 // first-start banner, the CLI beside a server, the postmasters and initdb processes running on a
 // DATA_DIR (read from /proc), initdb's own directories in it, and what a stopped service stored in
-// its embedded ClickHouse (embedded-count-child.ts).
+// its embedded ClickHouse (the fault suite's count-child.ts).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { type Child, cleanEnv, startNode } from './processes.ts';
+import { readStored as readStoredAt, type Stored } from '../faults/support/stored.ts';
+import { type Child, startNode } from './processes.ts';
 
 export const BIN = ['bin/attribution.mjs'];
 export const BOOT_MS = 60_000;
@@ -72,25 +73,7 @@ export function initdbsOn(dataDir: string): number[] {
   return pidsMentioning(`initdb --pgdata=${dataDir}${path.sep}`);
 }
 
-export type Stored = Record<
-  'clicks' | 'installs' | 'attributions' | 'signups' | 'events' | 'payments',
-  Map<string, number>
->;
-
 /** What the (stopped) service stored in DATA_DIR/clickhouse for the project, key → rows. */
-export async function readStored(dataDir: string, projectId: string): Promise<Stored> {
-  const child = startNode(
-    ['--import', 'tsx', 'test/support/embedded-count-child.ts'],
-    cleanEnv({ CH_PATH: path.join(dataDir, 'clickhouse'), PROJECT_ID: projectId }),
-  );
-  const exit = await child.waitExit(120_000);
-  if (exit.code !== 0) {
-    throw new Error(`count child failed (${exit.code ?? exit.signal}): ${child.stderr().slice(-3000)}`);
-  }
-  const raw = JSON.parse(child.stdout().trim().split('\n').pop() ?? '{}') as Record<string, [string, number][]>;
-  const out = {} as Stored;
-  for (const t of ['clicks', 'installs', 'attributions', 'signups', 'events', 'payments'] as const) {
-    out[t] = new Map(raw[t] ?? []);
-  }
-  return out;
+export function readStored(dataDir: string, projectId: string): Promise<Stored> {
+  return readStoredAt(path.join(dataDir, 'clickhouse'), projectId);
 }

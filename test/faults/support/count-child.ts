@@ -1,10 +1,12 @@
 // Reads what a stopped service stored in its embedded ClickHouse (chdb opens a data directory in one
 // process at a time, and one path per process, so every read runs in a child of its own). Prints
-// one JSON line: per table, [key, rows] for every key of PROJECT_ID: installs (kind 'install') and
-// attributions by install id, sign-ups by user id, events by event id, payments by payment id.
+// one JSON line: per table, [key, rows] for every key of PROJECT_ID: clicks by click id, installs
+// (kind 'install') and attributions by install id, sign-ups by user id, events by event id, payments
+// by payment id. The fault suite and the embedded e2e tests (test/support/embedded-kit.ts) read it.
 import { createEmbeddedClickHouse } from '../../../src/store/clickhouse/client.ts';
 
 const QUERIES = {
+  clicks: 'SELECT click_id AS k, toUInt32(count()) AS n FROM clicks WHERE project_id = {p:String} GROUP BY k',
   installs: `SELECT install_instance_id AS k, toUInt32(count()) AS n FROM install_events
     WHERE project_id = {p:String} AND kind = 'install' GROUP BY k`,
   attributions: `SELECT install_instance_id AS k, toUInt32(count()) AS n FROM attributions

@@ -5,7 +5,7 @@ import type { Sql } from 'postgres';
 import { cleanEnv, startNode } from '../../support/processes.ts';
 import { waitUntil } from './wait.ts';
 
-export type StoredTable = 'installs' | 'attributions' | 'signups' | 'events' | 'payments';
+export type StoredTable = 'clicks' | 'installs' | 'attributions' | 'signups' | 'events' | 'payments';
 export type Stored = Record<StoredTable, Map<string, number>>;
 
 export async function readStored(chPath: string, projectId: string): Promise<Stored> {
@@ -19,7 +19,7 @@ export async function readStored(chPath: string, projectId: string): Promise<Sto
   }
   const raw = JSON.parse(child.stdout().trim().split('\n').pop() ?? '{}') as Record<StoredTable, [string, number][]>;
   const out = {} as Stored;
-  for (const t of ['installs', 'attributions', 'signups', 'events', 'payments'] as const) {
+  for (const t of ['clicks', 'installs', 'attributions', 'signups', 'events', 'payments'] as const) {
     out[t] = new Map(raw[t] ?? []);
   }
   return out;
