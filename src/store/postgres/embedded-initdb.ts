@@ -16,6 +16,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Logger } from 'pino';
 import { StoreSettingError } from '../../config.ts';
+import { alive } from './embedded-lock.ts';
 
 const run = promisify(execFile);
 
@@ -73,15 +74,6 @@ export async function checkReachable(dataDir: string, user: PostgresUser): Promi
         break;
       }
     }
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

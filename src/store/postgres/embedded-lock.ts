@@ -19,7 +19,8 @@ const POLL_MS = 100;
 /** A file created but not yet written holds no pid for a moment: stale once it is this old. */
 const UNWRITTEN_STALE_MS = 5_000;
 
-function alive(pid: number): boolean {
+/** Whether a process with this pid exists (EPERM: it does, owned by another user). */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
