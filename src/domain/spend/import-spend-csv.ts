@@ -13,23 +13,11 @@ import { CsvError, CsvParser, type CsvRecord } from '../../lib/csv.ts';
 import { findSpendCampaigns } from '../../store/postgres/spend-rows.ts';
 import { InputError } from '../projects/input-error.ts';
 import { requireProject } from '../projects/require-project.ts';
-import { readSpendRow, SPEND_REASON } from './spend-row.ts';
+import { readSpendRow, SPEND_REASON, SPEND_ROW_FIELDS } from './spend-row.ts';
 import { upsertSpend } from './upsert-spend.ts';
 
-export const SPEND_CSV_COLUMNS = [
-  'day',
-  'campaign_display_id',
-  'ad_set_id',
-  'ad_set_name',
-  'creative_id',
-  'creative_name',
-  'keyword_id',
-  'keyword_name',
-  'network',
-  'amount',
-  'impressions',
-  'clicks',
-] as const;
+/** The CSV's columns are the row's fields (domain/spend/spend-row.ts). */
+export const SPEND_CSV_COLUMNS = SPEND_ROW_FIELDS;
 const REQUIRED = ['day', 'campaign_display_id', 'amount'];
 const BATCH = 1000;
 

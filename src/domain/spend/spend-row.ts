@@ -41,6 +41,23 @@ export type SpendRow = {
   clicks: number;
 };
 
+/** A row's fields: a row naming any other is rejected (a `currency` would otherwise be ignored). */
+export const SPEND_ROW_FIELDS = [
+  'day',
+  'campaign_display_id',
+  'ad_set_id',
+  'ad_set_name',
+  'creative_id',
+  'creative_name',
+  'keyword_id',
+  'keyword_name',
+  'network',
+  'amount',
+  'impressions',
+  'clicks',
+] as const;
+const KNOWN_FIELDS: ReadonlySet<string> = new Set(SPEND_ROW_FIELDS);
+
 export const MAX_SPEND_ROWS = 10_000;
 /**
  * The most impressions or clicks one row may report: far above what a network reports for one ad
@@ -65,6 +82,12 @@ export const SPEND_REASON = {
   network: 'network must be a code of letters, digits, spaces or underscores (at most 64)',
   amount: 'amount must be a number or decimal string from 0 to 1e20 with at most 9 decimals',
   count: (field: string) => `${field} must be a whole number from 0 to 1e12`,
+  // Names cut like campaignNotFound's id; at most five are listed.
+  unknownFields: (names: string[]) =>
+    `unknown field(s) ${names
+      .slice(0, 5)
+      .map((n) => `'${Array.from(n).slice(0, 100).join('')}'`)
+      .join(', ')}${names.length > 5 ? ', …' : ''}: a row takes ${SPEND_ROW_FIELDS.join(', ')}`,
   duplicate: (later: string) => `superseded by ${later} (same day, campaign, ad set, creative, keyword and network)`,
 } as const;
 
@@ -143,6 +166,10 @@ function read(raw: unknown): SpendRow {
     throw new RowError(SPEND_REASON.notObject);
   }
   const r = raw as Record<string, unknown>;
+  const unknown = Object.keys(r).filter((k) => !KNOWN_FIELDS.has(k));
+  if (unknown.length > 0) {
+    throw new RowError(SPEND_REASON.unknownFields(unknown));
+  }
   // Trimmed as every other text cell is (a CSV written with ', ' separators).
   const day = typeof r.day === 'string' ? r.day.trim() : r.day;
   if (!isCalendarDay(day)) {

@@ -49,6 +49,8 @@ async function chValue(query: string, p: TestProject): Promise<unknown[]> {
   return rs.json();
 }
 
+const FIELDS =
+  'day, campaign_display_id, ad_set_id, ad_set_name, creative_id, creative_name, keyword_id, keyword_name, network, amount, impressions, clicks';
 const saved = (accepted: number, unchanged: number, rejected: { index: number; reason: string }[] = []) => ({
   msg: `Spend saved: ${accepted} accepted, ${unchanged} unchanged, ${rejected.length} rejected.`,
   status: 200,
@@ -292,6 +294,9 @@ describe('PUT /api/v1/spend', () => {
         [{ ...ok, impressions: 1e12 + 1 }, 'impressions must be a whole number from 0 to 1e12'],
         [{ ...ok, clicks: '1000000000001' }, 'clicks must be a whole number from 0 to 1e12'],
         [{ ...ok, impressions: Number.MAX_SAFE_INTEGER }, 'impressions must be a whole number from 0 to 1e12'],
+        // An ignored currency would count EUR as the project's currency; a typo would drop a name.
+        [{ ...ok, currency: 'EUR' }, `unknown field(s) 'currency': a row takes ${FIELDS}`],
+        [{ ...ok, adset_name: 'x', cost: 3 }, `unknown field(s) 'adset_name', 'cost': a row takes ${FIELDS}`],
       ];
       const rows = [...cases.map(([r]) => r), { ...ok, amount: 2 }, ok];
 

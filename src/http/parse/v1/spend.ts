@@ -34,7 +34,7 @@ const count = (what: string) =>
     .optional()
     .meta({ description: `${what}, a whole number from 0 to 1e12 (as a number or digits); absent is 0` });
 
-export const spendRowSchema = z.object({
+export const spendRowSchema = z.strictObject({
   day: z.string().meta({ description: 'YYYY-MM-DD, the spend day in the project time zone' }),
   campaign_display_id: z
     .string()
