@@ -69,7 +69,8 @@ export function clickIdFromReferrer(installRef: string): string | null {
 
 export function readDeviceSignals(platform: string, deviceData: Record<string, unknown>): DeviceSignals {
   const ios = platform === 'IOS';
-  const installRef = str(deviceData.install_ref, 2048);
+  // As long as parsing keeps it (http/parse/client/common.ts): a cut would break a Meta seal inside.
+  const installRef = str(deviceData.install_ref, 16_384);
   const meta = deviceData.meta_install_ref;
   return {
     gaid: ios ? null : adId(deviceData.gaid),

@@ -143,39 +143,50 @@ describe('Play referrer', () => {
 });
 
 describe('Meta referrer inside the Play install_ref (spec: install_ref lets the social network be resolved)', () => {
-  it('when the Play install_ref carries Meta encrypted utm_content for a mapped campaign, then the install is meta_referrer', async () => {
-    const p = await newProject(h().deps);
-    const appKey = randomBytes(32).toString('hex');
-    await run('projects', 'set-meta-referrer-key', '--project', p.project.id, '--key', appKey);
-    const c = await campaignWithListings(h().deps, p, { name: 'Meta', adNetwork: 'META' });
-    await run(
-      'campaigns',
-      'set-network-id',
-      '--project',
-      p.project.id,
-      '--display-id',
-      c.displayId,
-      '--network-campaign-id',
-      META_PLAINTEXT.campaign_id,
-    );
-    const source = sealMeta(JSON.stringify(META_PLAINTEXT), appKey);
-    // The Play referrer Meta's app-install ads produce (Meta "Install Referrer" docs).
-    const installRef = new URLSearchParams({
-      utm_campaign: 'fb4a',
-      utm_source: 'apps.facebook.com',
-      utm_content: JSON.stringify({ app: 1234567890, t: 1_712_000_000, source }),
-    }).toString();
-    const iid = await initAt(h(), p, {
-      ms: baseInstant(),
-      ip: randomIp(),
-      deviceData: { ...SAMSUNG_DEVICE, install_ref: installRef },
-    });
+  // Meta's names run to hundreds of characters: with three long ones the referrer passes 2,048
+  // (once the cut of install_ref, which broke the sealed hex).
+  it.each([
+    ['short names', {}],
+    [
+      'long campaign, ad set and group names',
+      { campaign_name: 'c'.repeat(400), adgroup_name: 'a'.repeat(400), campaign_group_name: 'g'.repeat(400) },
+    ],
+  ])(
+    'when the Play install_ref carries Meta encrypted utm_content for a mapped campaign (%s), then the install is meta_referrer',
+    async (_c, names) => {
+      const p = await newProject(h().deps);
+      const appKey = randomBytes(32).toString('hex');
+      await run('projects', 'set-meta-referrer-key', '--project', p.project.id, '--key', appKey);
+      const c = await campaignWithListings(h().deps, p, { name: 'Meta', adNetwork: 'META' });
+      await run(
+        'campaigns',
+        'set-network-id',
+        '--project',
+        p.project.id,
+        '--display-id',
+        c.displayId,
+        '--network-campaign-id',
+        META_PLAINTEXT.campaign_id,
+      );
+      const source = sealMeta(JSON.stringify({ ...META_PLAINTEXT, ...names }), appKey);
+      // The Play referrer Meta's app-install ads produce (Meta "Install Referrer" docs).
+      const installRef = new URLSearchParams({
+        utm_campaign: 'fb4a',
+        utm_source: 'apps.facebook.com',
+        utm_content: JSON.stringify({ app: 1234567890, t: 1_712_000_000, source }),
+      }).toString();
+      const iid = await initAt(h(), p, {
+        ms: baseInstant(),
+        ip: randomIp(),
+        deviceData: { ...SAMSUNG_DEVICE, install_ref: installRef },
+      });
 
-    const d = await decide(h(), p, iid);
+      const d = await decide(h(), p, iid);
 
-    // Was: organic (only device_data.meta_install_ref is read).
-    expect(d).toMatchObject({ method: 'meta_referrer', campaignId: c.id, network: 'META' });
-  });
+      // Was: organic (only device_data.meta_install_ref is read).
+      expect(d).toMatchObject({ method: 'meta_referrer', campaignId: c.id, network: 'META' });
+    },
+  );
 
   it.each([
     ['a string', 'garbage'],

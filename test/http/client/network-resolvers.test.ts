@@ -352,6 +352,25 @@ describe('Meta install referrer', () => {
     });
   });
 
+  it('when long non-Latin names make the sealed referrer pass 4,096 characters, then it is still decrypted (not cut)', async () => {
+    const p = await projectWithKey();
+    const campaign = await mappedCampaign(p, 'META', META_PLAINTEXT.campaign_id);
+    // Escaped as \\uXXXX (6 bytes a character), 300-character names seal to about 11,000 hex digits.
+    const plaintext = JSON.stringify({
+      ...META_PLAINTEXT,
+      adgroup_name: 'अ'.repeat(300),
+      campaign_name: 'क'.repeat(300),
+    }).replace(/[\u0080-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    const ref = metaInstallRef(sealMeta(plaintext, appKey), 1);
+    expect(ref.install_referrer.length).toBeGreaterThan(4096);
+    const iid = await androidInit(p, ref);
+
+    const decision = await attribute(h(), p, iid);
+
+    // Was: organic (device_data strings were cut at 4,096 characters, breaking the seal).
+    expect(decision).toMatchObject({ method: 'meta_referrer', campaignId: campaign.id, adSetName: 'अ'.repeat(256) });
+  });
+
   it('when the plaintext gives its 17-digit ids as JSON numbers, then they keep every digit (no rounding to another campaign)', async () => {
     const p = await projectWithKey();
     const campaign = await mappedCampaign(p, 'META', '23850000000000003');

@@ -46,11 +46,18 @@ export function optionalString(b: ClientBody, key: string, max = 512): string | 
 const MAX_KEYS = 300;
 const MAX_DEPTH = 10;
 const MAX_STRING = 4096;
+// Install referrers carry Meta's sealed payload as hex: with long (or non-Latin, \u-escaped) campaign,
+// ad set and group names it passes 4,096, and a cut breaks the seal.
+const MAX_REFERRER = 16_384;
+const LONG_STRING_KEYS: ReadonlySet<string> = new Set(['install_ref', 'install_referrer']);
 
-/** Copies a JSON object keeping at most 300 keys per level, 10 levels and 4096 characters per string. */
-export function capObject(value: unknown, depth = 0): unknown {
+/**
+ * Copies a JSON object keeping at most 300 keys per level, 10 levels and 4096 characters per string
+ * (16,384 under the keys install_ref and install_referrer).
+ */
+export function capObject(value: unknown, depth = 0, maxString = MAX_STRING): unknown {
   if (typeof value === 'string') {
-    return storable(cutChars(value, MAX_STRING));
+    return storable(cutChars(value, maxString));
   }
   if (value === null || typeof value !== 'object') {
     return typeof value === 'number' && !Number.isFinite(value) ? null : value;
@@ -70,7 +77,7 @@ export function capObject(value: unknown, depth = 0): unknown {
     const key = storable(k);
     // '__pro\u0000to__' must not become a prototype once its NUL is gone.
     if (key !== '__proto__') {
-      out[key] = capObject(v, depth + 1);
+      out[key] = capObject(v, depth + 1, LONG_STRING_KEYS.has(key) ? MAX_REFERRER : MAX_STRING);
     }
   }
   return out;
