@@ -83,11 +83,29 @@ const sendPayment = (p: TestProject, iid: string) =>
     payment_id: `pay-${randomUUID()}`,
   });
 
+// Both come from inside the app: a token refresh (product notes: "setPushToken on every token
+// refresh") and a sign-up or login.
+const refreshToken = async (p: TestProject, iid: string) => {
+  const [row] = await h().deps.sql<{ push_token: string }[]>`
+    SELECT push_token FROM installs WHERE project_id = ${p.project.id} AND install_instance_id = ${iid}`;
+  return savePushToken(h(), p, iid, row?.push_token ?? '');
+};
+const logIn = (p: TestProject, iid: string) =>
+  post(h(), 'trigger', {
+    token: p.token,
+    platform: 'ANDROID',
+    install_instance_id: iid,
+    user_data: { id: `login-${randomUUID()}` },
+    data: { device_data: {} },
+  });
+
 describe('app activity between failed days', () => {
   it.each([
     ['opens (init)', openApp],
     ['sends an event', sendEvent],
     ['sends a payment', sendPayment],
+    ['refreshes its push token (the same token)', refreshToken],
+    ['signs a user up or in (trigger)', logIn],
   ])(
     'when the app %s after 2 failed days and the next push fails, then it is not counted as uninstalled',
     async (_n, use) => {

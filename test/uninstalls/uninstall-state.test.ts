@@ -192,6 +192,33 @@ describe('reinstall', () => {
     expect(res.statusCode).toBe(200);
     expect(await state(p, iid)).toEqual({ push_failures: 0, uninstalled: false });
   });
+  it.each([
+    ['refreshes its push token', 'token'],
+    ['signs a user in (trigger)', 'trigger'],
+  ])('when an uninstalled install %s, then the uninstall is undone and a reinstall is recorded', async (_n, what) => {
+    const { p, iid, token } = await withToken();
+    const fcm = fakePushSender('FCM');
+    await failDays(fcm, p, token, ['unregistered', 'unregistered', 'unregistered']);
+    h().deps.now = realNow;
+    expect(await state(p, iid)).toEqual({ push_failures: 3, uninstalled: true });
+
+    const res =
+      what === 'token'
+        ? await savePushToken(h(), p, iid, token)
+        : await post(h(), 'trigger', {
+            token: p.token,
+            platform: 'ANDROID',
+            install_instance_id: iid,
+            user_data: { id: 'u-back' },
+            data: { device_data: {} },
+          });
+
+    expect(res.statusCode).toBe(200);
+    // Was: still uninstalled (only init, events and payments were read as the app in use).
+    expect(await state(p, iid)).toEqual({ push_failures: 0, uninstalled: false });
+    await flushFacts(h());
+    expect((await installEvents(h().deps, p)).map((e) => e.kind)).toContain('reinstall_after_uninstall');
+  });
 });
 
 describe('providers', () => {

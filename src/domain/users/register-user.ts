@@ -19,6 +19,7 @@ import { queueDeliveries } from '../deliveries/queue-deliveries.ts';
 import { findInstallPlatformBatched } from '../events/resolve-registered-user.ts';
 import { campaignDeeplink } from '../links/deeplink-params.ts';
 import { recordSkanActivity } from '../skan/record-skan-activity.ts';
+import { undoUninstall } from '../uninstalls/undo-uninstall.ts';
 
 export type UserDetails = {
   userId: string;
@@ -63,6 +64,10 @@ export async function registerUser(
     const tied = await tieInstallToUser(tx, project.id, input.installInstanceId, input.userId);
     if (!tied) {
       throw new ApiError(400, MSG.installNotFound);
+    }
+    // A sign-up or login is the app in use: it breaks a run of failed pushes (or undoes an uninstall).
+    if (tied.pushStateSet) {
+      await undoUninstall(tx, project, input.installInstanceId, now);
     }
     const user = await upsertAppUser(tx, {
       projectId: project.id,

@@ -398,28 +398,29 @@ export async function findInstallAttributions(
 /**
  * Stores the install's push token and takes it from the project's other installs: the install that
  * sent it last owns it (an iOS reinstall keeps its APNs token under a new install id, and two
- * holders meant two pushes a day and one removal counted as two uninstalls). One statement; false
- * when the install is unknown, and then the others keep the token.
+ * holders meant two pushes a day and one removal counted as two uninstalls). One statement;
+ * undefined when the install is unknown, and then the others keep the token. pushStateSet: the
+ * install is marked uninstalled or counting failed pushes (with the same token).
  */
 export async function savePushToken(
   sql: Sql,
   projectId: string,
   installInstanceId: string,
   pushToken: string,
-): Promise<boolean> {
+): Promise<{ pushStateSet: boolean } | undefined> {
   // A new token starts uninstall tracking's count of failed days afresh (the old token's failures
   // say nothing about the new one). md5(push_token) is what installs_by_push_token indexes (0021).
   const [r] = await sql`WITH saved AS (
       UPDATE installs SET push_token = ${pushToken}, push_token_updated_at = now(),
         push_failures = CASE WHEN push_token IS DISTINCT FROM ${pushToken} THEN 0 ELSE push_failures END
       WHERE project_id = ${projectId} AND install_instance_id = ${installInstanceId}
-      RETURNING 1),
+      RETURNING uninstalled_at IS NOT NULL OR push_failures > 0 AS push_state_set),
     taken AS (
       UPDATE installs SET push_token = NULL, push_token_updated_at = now(), push_failures = 0
       WHERE project_id = ${projectId} AND md5(push_token) = md5(${pushToken}) AND push_token = ${pushToken}
         AND install_instance_id <> ${installInstanceId} AND EXISTS (SELECT 1 FROM saved))
-    SELECT count(*)::int AS n FROM saved`;
-  return r?.n === 1;
+    SELECT push_state_set FROM saved`;
+  return r ? { pushStateSet: r.push_state_set as boolean } : undefined;
 }
 
 /**

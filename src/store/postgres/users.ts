@@ -38,6 +38,8 @@ export type TiedInstall = {
   isReinstall: boolean;
   /** The winning link's own parameters (referral codes), returned inside trigger's deeplink. */
   linkParams: string;
+  /** Uninstall tracking holds state for it (marked uninstalled, or counting failed pushes). */
+  pushStateSet: boolean;
 };
 
 /**
@@ -57,6 +59,7 @@ export async function tieInstallToUser(
       campaign_id: number | null;
       is_reinstall: boolean;
       link_params: string;
+      push_state_set: boolean;
     }[]
   >`
     UPDATE installs i SET user_id = ${userId},
@@ -72,7 +75,8 @@ export async function tieInstallToUser(
             SELECT u.install_instance_id FROM app_users u WHERE u.project_id = ${projectId} AND u.user_id = ${userId})
           AND o.install_instance_id <> i.install_instance_id AND o.created_at < i.created_at)
     WHERE i.project_id = ${projectId} AND i.install_instance_id = ${installInstanceId}
-    RETURNING i.platform, i.attribution_status, i.campaign_id, i.is_reinstall, i.link_params`;
+    RETURNING i.platform, i.attribution_status, i.campaign_id, i.is_reinstall, i.link_params,
+      i.uninstalled_at IS NOT NULL OR i.push_failures > 0 AS push_state_set`;
   return row
     ? {
         platform: row.platform,
@@ -80,6 +84,7 @@ export async function tieInstallToUser(
         campaignId: row.campaign_id,
         isReinstall: row.is_reinstall,
         linkParams: row.link_params,
+        pushStateSet: row.push_state_set,
       }
     : undefined;
 }
