@@ -211,7 +211,8 @@ export async function gatherCandidates(
                 installBeginTs: install.installBeginAt?.getTime() ?? null,
               }
             : null,
-          seenBefore: seenBefore[i] ?? false,
+          // A login before the decision marked it already (users.ts tieInstallToUser).
+          seenBefore: (seenBefore[i] ?? false) || install.isReinstall,
           ...own.value,
         },
         candidates: {

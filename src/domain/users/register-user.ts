@@ -10,11 +10,13 @@ import { ApiError } from '../../http/errors.ts';
 import { MSG } from '../../http/messages.ts';
 import { newTimeId } from '../../lib/ids.ts';
 import { formatChTime, localDay } from '../../lib/time.ts';
+import { findAttributionSettingsCached } from '../../store/postgres/attribution-settings.ts';
 import { findCampaignById } from '../../store/postgres/campaigns.ts';
 import { insertOutboxRows } from '../../store/postgres/fact-outbox.ts';
 import { asSql, beginPipelined, type Tx } from '../../store/postgres/pool.ts';
 import type { Project } from '../../store/postgres/projects.ts';
 import { tieInstallToUser, upsertAppUser } from '../../store/postgres/users.ts';
+import { attributionSettings } from '../attribution/settings.ts';
 import { queueDeliveries } from '../deliveries/queue-deliveries.ts';
 import { findInstallPlatformBatched } from '../events/resolve-registered-user.ts';
 import { campaignDeeplink } from '../links/deeplink-params.ts';
@@ -59,16 +61,13 @@ export async function registerUser(
     // Refused before the transaction: a body that throws makes its whole commit group re-run alone.
     throw new ApiError(400, MSG.installNotFound);
   }
+  const { reattributionWindowMs: reattributionMs } = attributionSettings(
+    await findAttributionSettingsCached(deps.sql, project.id),
+  );
   const register = async (txh: Tx) => {
     const tx = asSql(txh);
-    const tied = await tieInstallToUser(tx, project.id, input.installInstanceId, input.userId);
-    if (!tied) {
-      throw new ApiError(400, MSG.installNotFound);
-    }
-    // A sign-up or login is the app in use: it breaks a run of failed pushes (or undoes an uninstall).
-    if (tied.pushStateSet) {
-      await undoUninstall(tx, project, input.installInstanceId, now);
-    }
+    // The user row first: a first trigger of the same user on another install waits here for this
+    // one's commit, so its tie below sees this install tied (and is marked a reinstall).
     const user = await upsertAppUser(tx, {
       projectId: project.id,
       userId: input.userId,
@@ -82,6 +81,14 @@ export async function registerUser(
       userCreatedAt: input.userCreatedAt,
       attributedAt: new Date(now),
     });
+    const tied = await tieInstallToUser(tx, project.id, input.installInstanceId, input.userId, reattributionMs);
+    if (!tied) {
+      throw new ApiError(400, MSG.installNotFound);
+    }
+    // A sign-up or login is the app in use: it breaks a run of failed pushes (or undoes an uninstall).
+    if (tied.pushStateSet) {
+      await undoUninstall(tx, project, input.installInstanceId, now);
+    }
     if (user.created) {
       const eventId = `su_${newTimeId()}`;
       await insertOutboxRows(tx, [

@@ -6,9 +6,11 @@
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../http/errors.ts';
 import { MSG } from '../../http/messages.ts';
+import { findAttributionSettingsCached } from '../../store/postgres/attribution-settings.ts';
 import { retryConflicts } from '../../store/postgres/pool.ts';
 import type { Project } from '../../store/postgres/projects.ts';
 import { tieInstallToUser } from '../../store/postgres/users.ts';
+import { attributionSettings } from '../attribution/settings.ts';
 
 export type SetCustomerUserIdInput = { installInstanceId: string; userId: string };
 
@@ -17,9 +19,10 @@ export async function setCustomerUserId(
   project: Project,
   input: SetCustomerUserIdInput,
 ): Promise<void> {
+  const { reattributionWindowMs } = attributionSettings(await findAttributionSettingsCached(deps.sql, project.id));
   // One statement: a deadlock victim committed nothing and may run again (pool.ts).
   const tied = await retryConflicts(() =>
-    tieInstallToUser(deps.sql, project.id, input.installInstanceId, input.userId),
+    tieInstallToUser(deps.sql, project.id, input.installInstanceId, input.userId, reattributionWindowMs),
   );
   if (!tied) {
     throw new ApiError(400, MSG.installNotFound);

@@ -44,13 +44,17 @@ export type TiedInstall = {
 
 /**
  * Ties an install to a user id and marks it a reinstall when the user already belongs to an
- * earlier install of the project (tied to it, or registered on it). Undefined: no such install.
+ * earlier install of the project (tied to it, or registered on it) created within the reattribution
+ * window before it, as device ids are (reinstalls.ts). Only the install's first tie to this user
+ * decides: a repeated trigger on it is a re-login, so a sign-up on B, a login on an older A and a
+ * trigger again on B leave B a first install. Undefined: no such install.
  */
 export async function tieInstallToUser(
   sql: Sql,
   projectId: string,
   installInstanceId: string,
   userId: string,
+  reattributionWindowMs: number,
 ): Promise<TiedInstall | undefined> {
   const [row] = await sql<
     {
@@ -65,15 +69,17 @@ export async function tieInstallToUser(
     UPDATE installs i SET user_id = ${userId},
       -- Two EXISTS, not one with an OR across two columns: each reads one index (installs_user, the
       -- primary key) where the OR read every install of the project (~2.4 ms a trigger at 4k installs).
-      is_reinstall = i.is_reinstall OR EXISTS (
+      is_reinstall = i.is_reinstall OR (i.user_id IS DISTINCT FROM ${userId} AND (EXISTS (
         SELECT 1 FROM installs o
         WHERE o.project_id = i.project_id AND o.user_id = ${userId}
           AND o.install_instance_id <> i.install_instance_id AND o.created_at < i.created_at
+          AND o.created_at >= i.created_at - ${reattributionWindowMs}::bigint * interval '1 millisecond'
       ) OR EXISTS (
         SELECT 1 FROM installs o
         WHERE o.project_id = i.project_id AND o.install_instance_id = (
             SELECT u.install_instance_id FROM app_users u WHERE u.project_id = ${projectId} AND u.user_id = ${userId})
-          AND o.install_instance_id <> i.install_instance_id AND o.created_at < i.created_at)
+          AND o.install_instance_id <> i.install_instance_id AND o.created_at < i.created_at
+          AND o.created_at >= i.created_at - ${reattributionWindowMs}::bigint * interval '1 millisecond')))
     WHERE i.project_id = ${projectId} AND i.install_instance_id = ${installInstanceId}
     RETURNING i.platform, i.attribution_status, i.campaign_id, i.is_reinstall, i.link_params,
       i.uninstalled_at IS NOT NULL OR i.push_failures > 0 AS push_state_set`;
@@ -108,7 +114,11 @@ export async function upsertAppUser(sql: Sql, u: NewAppUser): Promise<{ created:
       user_data = CASE WHEN (SELECT count(*) FROM jsonb_object_keys(app_users.user_data || EXCLUDED.user_data))
           > ${MAX_EXTRA_KEYS} THEN EXCLUDED.user_data
         ELSE ${mergedExtras(sql, 'app_users.user_data', sql.unsafe('EXCLUDED.user_data'))} END,
-      device_data = CASE WHEN EXCLUDED.device_data = '{}'::jsonb THEN app_users.device_data ELSE EXCLUDED.device_data END,
+      -- The registering install's device stays the user's (attributed-users pairs it with that
+      -- install's campaign): a login from another device does not replace it.
+      device_data = CASE WHEN EXCLUDED.device_data = '{}'::jsonb OR (app_users.device_data <> '{}'::jsonb
+          AND app_users.install_instance_id IS DISTINCT FROM EXCLUDED.install_instance_id)
+        THEN app_users.device_data ELSE EXCLUDED.device_data END,
       is_first_time_user = COALESCE(app_users.is_first_time_user, EXCLUDED.is_first_time_user),
       user_created_at = COALESCE(app_users.user_created_at, EXCLUDED.user_created_at),
       updated_at = EXCLUDED.updated_at
