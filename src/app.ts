@@ -7,7 +7,7 @@ import { registerDocsRoutes } from './http/openapi.ts';
 import { ipRateLimit } from './http/rate-limit.ts';
 import { registerClientRoutes } from './http/routes/client/client.ts';
 import { registerLinkRoutes } from './http/routes/links/links.ts';
-import { isLinkShaped, sendLinkNotFound } from './http/routes/links/redirect.ts';
+import { answerDeepPathLink, isLinkShaped, sendLinkNotFound } from './http/routes/links/redirect.ts';
 import { registerMcpRoutes } from './http/routes/mcp/mcp.ts';
 import { registerHealthRoutes } from './http/routes/ops/health.ts';
 import { registerAttributedUsersRoute } from './http/routes/v1/attributed-users.ts';
@@ -109,7 +109,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   // Every body we take is JSON (spec): text/plain is a 415, not a string handed to a route.
   app.removeContentTypeParser('text/plain');
   registerJsonParser(app);
-  registerErrorHandling(app);
+  // A link on a deeper path (`/promo/x?c=<id>`) is answered only where no route matched.
+  registerErrorHandling(app, (req, reply) => answerDeepPathLink(deps, req, reply));
   refuseWhileClosing(app);
   registerHealthRoutes(app, deps);
   registerDocsRoutes(app);

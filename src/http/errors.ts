@@ -46,7 +46,10 @@ export function sendError(reply: FastifyReply, e: ApiError): FastifyReply {
   return reply.code(e.status).send({ msg: e.msg, status: e.status, ...e.extra });
 }
 
-export function registerErrorHandling(app: FastifyInstance): void {
+/** Answers a request no route matched, when it is its own (a link on a deeper path); else undefined. */
+export type NotFoundFallback = (req: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply> | undefined;
+
+export function registerErrorHandling(app: FastifyInstance, notFound?: NotFoundFallback): void {
   app.setErrorHandler((err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
     if (err instanceof ApiError) {
       return sendError(reply, err);
@@ -78,5 +81,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     req.log.error({ err, reqId: req.id }, 'unhandled error');
     return sendError(reply, new ApiError(500, MSG.internalError));
   });
-  app.setNotFoundHandler((_req, reply) => sendError(reply, new ApiError(404, MSG.routeNotFound)));
+  app.setNotFoundHandler(
+    (req, reply) => notFound?.(req, reply) ?? sendError(reply, new ApiError(404, MSG.routeNotFound)),
+  );
 }

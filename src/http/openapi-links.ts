@@ -45,6 +45,7 @@ const LINK_RESPONSES: Record<string, Response> = {
     html: true,
   },
   ...SERVER_FAILURES,
+  '503': `${SERVER_FAILURES['503']}. A prefetch or preview (\`Sec-Purpose: prefetch\`, \`Purpose: prefetch\`, \`X-Purpose: preview\`, \`X-Moz: prefetch\`) gets 503 with no body and Cache-Control: no-store, and is not counted: the browser keeps nothing, so the tap itself reaches the link and is counted`,
 };
 
 /**
@@ -82,7 +83,8 @@ const linkOps: Operation[] = [
   {
     method: 'get',
     path: '/',
-    summary: 'Open a campaign link (`link` form), on a link domain or the service host',
+    summary:
+      'Open a campaign link (`link` form), on a link domain or the service host; `?c=` on a deeper path (`/promo/summer25?c=<id>`, a path no route serves) is answered alike',
     tag: 'links',
     auth: 'none',
     query: z.object({

@@ -117,6 +117,17 @@ const PEOPLE: Row[] = [
     'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15',
     { platform: 'DESKTOP', os: 'Mac OS', browser: 'Safari' },
   ],
+  // The Google app's own browser: "Google" in its agent, and a person.
+  [
+    'Google app on iPhone (GSA)',
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) GSA/289.0.578000929 Mobile/15E148 Safari/604.1',
+    { platform: 'IOS', inAppBrowser: '' },
+  ],
+  [
+    'Google app on Android (GSA)',
+    'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/120.0.6099.144 Mobile Safari/537.36 GSA/14.50.28.29.arm64',
+    { platform: 'ANDROID', inAppBrowser: '' },
+  ],
   [
     'a CUBOT phone (a model name ending in "bot")',
     'Mozilla/5.0 (Linux; Android 9; CUBOT X20 PRO) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/90.0.4430.91 Mobile Safari/537.36',
@@ -164,6 +175,30 @@ const CRAWLERS: [label: string, ua: string][] = [
   ['Scrapy', 'Scrapy/2.11.0 (+https://scrapy.org)'],
   ['PHP Guzzle', 'GuzzleHttp/7'],
   ['Android HttpURLConnection', 'Dalvik/2.1.0 (Linux; U; Android 13; SM-S918B Build/TP1A.220624.014)'],
+  // Google's and Meta's documented fetchers whose agents name no "bot/" token (each was counted,
+  // the three with a phone's agent as Android taps).
+  [
+    'Google-CloudVertexBot',
+    'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 (compatible; Google-CloudVertexBot; +https://cloud.google.com/enterprise-search)',
+  ],
+  [
+    'Google-Read-Aloud',
+    'Mozilla/5.0 (Linux; Android 7.0; SM-G930V Build/NRD90M) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/59.0.3071.125 Mobile Safari/537.36 (compatible; Google-Read-Aloud; +https://support.google.com/webmasters/answer/1061943)',
+  ],
+  [
+    'Google-GeminiNotebook',
+    'Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/138.0.0.0 Mobile Safari/537.36 (compatible; Google-GeminiNotebook; +https://developers.google.com/crawling/docs/crawlers-fetchers/google-gemininotebook)',
+  ],
+  [
+    'DuplexWeb-Google',
+    'Mozilla/5.0 (Linux; Android 11; Pixel 2; DuplexWeb-Google/1.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/86.0.4240.193 Mobile Safari/537.36',
+  ],
+  ['Google-Safety', 'Google-Safety'],
+  ['Google-Site-Verification', 'Mozilla/5.0 (compatible; Google-Site-Verification/1.0)'],
+  ['Google-NotebookLM', 'Google-NotebookLM'],
+  ['GoogleProducer', 'GoogleProducer; (+https://developers.google.com/search/docs/crawling-indexing/google-producer)'],
+  ['Google-CWS', 'Mozilla/5.0 (compatible; Google-CWS)'],
+  ['Facebot', 'Facebot'],
 ];
 
 describe('classifyUserAgent', () => {

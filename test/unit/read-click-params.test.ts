@@ -3,7 +3,10 @@
 // so one bad click cannot fail the outbox insert its group-commit neighbours share. readLinkParams:
 // every other parameter (referral codes), kept as one encoded query, capped.
 import { describe, expect, it } from 'vitest';
-import { cleanText, readClickParams, readLinkParams } from '../../src/domain/links/read-click-params.ts';
+import { cleanText, readLinkParams, readClickParams as readParams } from '../../src/domain/links/read-click-params.ts';
+
+/** readClickParams over a link's query, given as a string or as name/value pairs. */
+const readClickParams = (q: string | Record<string, string>) => readParams(new URLSearchParams(q));
 
 describe('readClickParams', () => {
   it('when the alternative spellings are used, then they fill the same fields', () => {
@@ -45,7 +48,7 @@ describe('readClickParams', () => {
   );
 
   it('when a parameter repeats, then the first value is used; missing ones are empty', () => {
-    const p = readClickParams({ gclid: ['first', 'second'] });
+    const p = readClickParams('gclid=first&gclid=second');
     expect(p.gclid).toBe('first');
     expect(p.fbclid).toBe('');
     expect(p.network).toBe('');
@@ -60,8 +63,19 @@ describe('readClickParams', () => {
     expect(p).toMatchObject({ gclid: 'g1', linkParams: 'referrer=user_123&campaign=summer2024' });
   });
 
-  it('when the query is not an object, then every field is empty', () => {
-    expect(Object.values(readClickParams(undefined)).every((v) => v === '')).toBe(true);
+  it('when the query is empty, then every field is empty', () => {
+    expect(Object.values(readClickParams('')).every((v) => v === '')).toBe(true);
+  });
+
+  it('when a numeric name follows the referral code, then linkParams keeps link order (an object would list "2024" first)', () => {
+    expect(readClickParams('ref=abc&2024=summer&gclid=g&x=1').linkParams).toBe('ref=abc&2024=summer&x=1');
+  });
+
+  it('when the 20th parameter is the referral code and a 21st has a numeric name, then the 21st is the one dropped', () => {
+    const fillers = Array.from({ length: 19 }, (_, i) => `a${i + 1}=v`);
+    const kept = readClickParams([...fillers, 'ref=CODE42', '1=late'].join('&')).linkParams.split('&');
+    expect(kept).toHaveLength(20);
+    expect(kept.at(-1)).toBe('ref=CODE42');
   });
 });
 

@@ -32,6 +32,11 @@ const BOT_PATTERNS: RegExp[] = [
   /^(?:curl|wget|python-requests|python-urllib|python-httpx|python\/[\d.]+ aiohttp|aiohttp|go-http-client|okhttp|java|java-http-client|apache-httpclient|libwww-perl|node-fetch|node|deno|bun|axios|undici|postmanruntime|httpie|scrapy|guzzlehttp|dalvik|dart\/[\d.]+ \(dart:io\))(?:$|[\s/;(])/i,
   // Fetchers whose agent names no bot: Mastodon's link cards (ending in " Bot"), Bluesky's, Naver's.
   /^mastodon\/|\sbot$|\bcardyb\/|\byeti\/\d/i,
+  // Google's and Meta's documented fetchers whose agents name no "bot/" token; three of Google's
+  // carry a phone's agent in front (Read Aloud, Gemini Notebook, DuplexWeb). Named exactly, so the
+  // Google app (GSA/…) and Meta's in-app browsers (FBAN/FBAV/FB_IAB) stay people.
+  /google-(?:cloudvertexbot|read-aloud|gemininotebook|notebooklm|pinpoint|safety|site-verification|cws)\b/i,
+  /duplexweb-google|googleproducer|\bfacebot\b/i,
   /[a-z0-9](?:bot|crawler|spider)\/\d/i,
   /\b(?:crawler|spider)\b/i,
 ];

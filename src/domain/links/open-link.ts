@@ -1,6 +1,8 @@
 // A campaign link is opened: find the campaign, read the visitor's agent, pick the stored target
 // for the platform, record the click (people only) and say how to answer. In-app browsers of social
-// apps on phones get the intermediary page, which tries the app before the store.
+// apps on phones get the intermediary page, which tries the app before the store. A prefetch is
+// refused before anything is looked up: a redirect or page the browser kept would serve the real tap
+// without reaching us, and that tap would never be counted.
 import type { Deps } from '../../deps.ts';
 import { newClickId } from '../../lib/ids.ts';
 import { isSafeDeeplink, isSafeWebUrl } from '../../lib/validate.ts';
@@ -17,13 +19,17 @@ export type LinkRequest = {
   userAgent: string;
   referrer: string;
   ip: string;
-  query: unknown;
+  /** The link's query string as sent (after `?`), read in link order (read-click-params.ts). */
+  search: string;
   /** False for requests that are not a visit (HEAD): answered alike, never counted. */
   countable: boolean;
+  /** A prefetch or preview (is-prefetch.ts), not a tap: refused, never counted. */
+  prefetch: boolean;
 };
 
 export type LinkOutcome =
   | { kind: 'not_found' }
+  | { kind: 'prefetch_refused' }
   | { kind: 'redirect'; location: string }
   | { kind: 'in_app_page'; platform: 'IOS' | 'ANDROID'; storeUrl: string; appUrl: string | undefined };
 
@@ -42,12 +48,15 @@ export async function openLink(
   deps: Pick<Deps, 'sql' | 'config' | 'facts' | 'now'>,
   req: LinkRequest,
 ): Promise<LinkOutcome> {
+  if (req.prefetch) {
+    return { kind: 'prefetch_refused' };
+  }
   const link = await resolveLink(deps, req.host, req.displayId);
   if (!link) {
     return { kind: 'not_found' };
   }
   const agent = classifyUserAgent(req.userAgent);
-  const params = readClickParams(req.query);
+  const params = readClickParams(new URLSearchParams(req.search));
   const clickId = newClickId();
   const location = chooseRedirect({
     platform: agent.platform,

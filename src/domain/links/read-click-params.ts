@@ -35,13 +35,11 @@ export function cleanText(value: string, max = MAX_PARAM_CHARS): string {
   return storable(cutChars(value.replaceAll('\u0000', ''), max));
 }
 
-type Query = Record<string, unknown>;
-
-function first(q: Query, ...names: string[]): string {
+/** The first non-blank of the named parameters (their first value each), trimmed and made storable. */
+function first(q: URLSearchParams, ...names: string[]): string {
   for (const n of names) {
-    const raw = q[n];
-    const v = Array.isArray(raw) ? raw[0] : raw;
-    if (typeof v === 'string' && v.trim() !== '') {
+    const v = q.get(n);
+    if (v !== null && v.trim() !== '') {
       return cleanText(v.trim());
     }
   }
@@ -53,13 +51,17 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 // A zeroed id (limited ad tracking) or an unexpanded macro ("{gaid}") would tie unrelated users
 // together in install matching, so only real UUIDs are kept: the first of gaid and idfa that is
 // one (a link shared by both platforms carries both macros, and on an iPhone gaid stays "{gaid}").
-function adIdOf(q: Query): string {
+function adIdOf(q: URLSearchParams): string {
   const real = (v: string) => UUID.test(v) && !/^[0-]+$/.test(v);
   return [first(q, 'gaid').toLowerCase(), first(q, 'idfa').toLowerCase()].find(real) ?? '';
 }
 
-export function readClickParams(query: unknown): ClickParams {
-  const q: Query = query && typeof query === 'object' ? (query as Query) : {};
+/**
+ * The click's parameters from the link's query, read as sent (URLSearchParams over the raw query
+ * string, as linkParamsOfUrl reads an init link): a parsed query object lists names such as "2024"
+ * first, which reordered the link's own parameters and let the cap drop a referral code.
+ */
+export function readClickParams(q: URLSearchParams): ClickParams {
   const network = first(q, 'network');
   return {
     gclid: first(q, 'gclid'),
@@ -80,7 +82,7 @@ export function readClickParams(query: unknown): ClickParams {
     keywordName: first(q, 'keyword', 'keyword_name'),
     adId: adIdOf(q),
     network: network ? normalizeNetworkCode(network).slice(0, 64) : '',
-    linkParams: readLinkParams(Object.entries(q)),
+    linkParams: readLinkParams(q.entries()),
   };
 }
 
