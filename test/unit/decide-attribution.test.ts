@@ -61,6 +61,7 @@ function claim(over: Partial<NetworkClaim> = {}): NetworkClaim {
     method: 'meta_referrer',
     network: 'META',
     campaignId: 3,
+    displayId: 'camp-net',
     ts: T0 - HOUR,
     touchType: 'view',
     adSetId: 'meta-as',
@@ -101,6 +102,7 @@ describe('decideAttribution: each method wins in isolation', () => {
       keywordId: '',
       keywordName: '',
       click: referrerClick,
+      clickTs: T0 - 2 * HOUR,
       networkDetails: {},
       ctitMs: 2 * HOUR,
       confidence: 1,
@@ -161,6 +163,7 @@ describe('decideAttribution: each method wins in isolation', () => {
       attributionType: 'INORGANIC',
       touchType: c.touchType,
       campaignId: 3,
+      displayId: 'camp-net',
       network: c.network,
       adSetId: 'meta-as',
       adSetName: 'Meta set',
@@ -169,13 +172,27 @@ describe('decideAttribution: each method wins in isolation', () => {
       keywordId: c.keywordId,
       keywordName: c.keywordName,
       click: null,
-      ctitMs: -1,
+      ctitMs: c.touchType === 'click' ? HOUR : -1, // a view is no click: no click-to-install time
       confidence: 1,
     });
     expect(d.candidates).toEqual([
       { method, click_id: '', campaign_id: 3, outcome: 'won', reason: `claimed by ${c.network}` },
     ]);
   });
+
+  it.each([
+    ['a click with its time', { touchType: 'click', ts: T0 - HOUR }, T0 - HOUR, HOUR],
+    ['a view with its time', { touchType: 'view', ts: T0 - HOUR }, undefined, -1],
+    ['a click without a time', { touchType: 'click', ts: null }, undefined, -1],
+    ['a click timed after the install', { touchType: 'click', ts: T0 + 1 }, undefined, -1],
+  ] as const)(
+    "when the winning claim is %s, then the store click time and CTIT are the network's own click time",
+    (_n, over, clickTs, ctitMs) => {
+      const d = decideAttribution(signals({ networkClaim: claim(over) }), NONE, DEFAULTS);
+
+      expect({ clickTs: d.clickTs, ctitMs: d.ctitMs }).toEqual({ clickTs, ctitMs });
+    },
+  );
 
   it('when a click carried the device advertising id, then ad_id wins deterministically', () => {
     const d = decideAttribution(signals(), cands({ adIdClicks: [adIdClick] }), DEFAULTS);

@@ -41,10 +41,11 @@ describe('readMetaInstallReferrer', () => {
       throw new Error('expected a touch');
     }
 
-    expect(metaClaim(touch, 42, 1_712_000_500_000)).toEqual({
+    expect(metaClaim(touch, { id: 42, displayId: 'meta-spring' })).toEqual({
       method: 'meta_referrer',
       network: 'META',
       campaignId: 42,
+      displayId: 'meta-spring',
       ts: 1_712_000_000_000,
       touchType: 'click',
       adSetId: PLAIN.adgroup_id,
@@ -61,11 +62,11 @@ describe('readMetaInstallReferrer', () => {
     expect(readMetaInstallReferrer(sdkRef(seal(JSON.stringify(PLAIN)), isCt), KEY)?.touchType).toBe('view');
   });
 
-  it('when actual_timestamp is missing, then the claim takes the install time', () => {
+  it('when actual_timestamp is missing, then the claim has no touch time (not the install time)', () => {
     const touch = readMetaInstallReferrer(sdkRef(seal(JSON.stringify(PLAIN)), 1, null), KEY);
 
     expect(touch?.ts).toBeNull();
-    expect(touch && metaClaim(touch, 1, 99).ts).toBe(99);
+    expect(touch && metaClaim(touch, { id: 1, displayId: 'c1' }).ts).toBeNull();
   });
 
   it('when install_referrer and utm_content are already objects, then they are read the same', () => {

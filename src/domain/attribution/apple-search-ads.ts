@@ -3,9 +3,12 @@
 // attribution API (APPLE_ADS_ATTRIBUTION_URL) and map Apple's campaignId to the project's
 // APPLE_SEARCH_ADS campaign with that network_campaign_id. No mapped campaign: no claim.
 //
-// Apple's answers: 200 with the record ({"attribution":true,"campaignId":…}); 404 while the token is
-// not known yet and 400 for an invalid token (both: no claim, the install falls through to the other
-// methods); 5xx, 429, a timeout or a refused connection are worth a retry (NetworkUnavailableError).
+// Apple's answers: 200 with the record ({"attribution":true,"campaignId":…}); 400 for an invalid
+// token (no claim, the install falls through to the other methods). 404 comes while Apple does not
+// know the token yet: called too soon after the token was made (an app's first launch), for which
+// Apple advises retrying every 5 s up to 3 times. So 404, like 5xx, 429, a timeout or a refused
+// connection, is worth a retry (NetworkUnavailableError, within NETWORK_RETRY_LIMIT); once the
+// retries are spent the install is decided without the claim.
 import type { Deps } from '../../deps.ts';
 import { HttpCallError, postText } from '../../lib/http-client.ts';
 import { findCampaignByNetworkCampaignId } from '../../store/postgres/network-campaigns.ts';
@@ -31,7 +34,7 @@ function dateMs(v: unknown): number | null {
   return Number.isFinite(ms) ? ms : null;
 }
 
-/** Apple's attribution record, or null when Apple has none for this token (404, 400). */
+/** Apple's attribution record, or null when the token is invalid (400). */
 async function fetchAttribution(url: string, token: string): Promise<AppleRecord | null> {
   let res: { status: number; body: string };
   try {
@@ -46,10 +49,10 @@ async function fetchAttribution(url: string, token: string): Promise<AppleRecord
     }
     throw err;
   }
-  if (res.status === 404 || res.status === 400) {
+  if (res.status === 400) {
     return null;
   }
-  if (res.status >= 500 || res.status === 429) {
+  if (res.status === 404 || res.status >= 500 || res.status === 429) {
     throw new NetworkUnavailableError(`Apple AdServices answered ${res.status}`);
   }
   if (res.status !== 200) {
@@ -67,14 +70,16 @@ async function fetchAttribution(url: string, token: string): Promise<AppleRecord
   return body as AppleRecord;
 }
 
-export function appleClaim(record: AppleRecord, campaignId: number, installTs: number): NetworkClaim {
+/** The claim of Apple's record on our campaign; its time is the tap's (clickDate), else the view's. */
+export function appleClaim(record: AppleRecord, campaign: { id: number; displayId: string }): NetworkClaim {
   const clickTs = dateMs(record.clickDate);
   const viewTs = clickTs === null ? dateMs(record.impressionDate) : null;
   return {
     method: 'apple_search_ads',
     network: APPLE_SEARCH_ADS,
-    campaignId,
-    ts: clickTs ?? viewTs ?? installTs,
+    campaignId: campaign.id,
+    displayId: campaign.displayId,
+    ts: clickTs ?? viewTs,
     touchType: viewTs !== null ? 'view' : 'click',
     adSetId: idString(record.adGroupId),
     adSetName: '',
@@ -97,8 +102,15 @@ export function appleSearchAdsResolver(deps: Pick<Deps, 'sql' | 'config'>): Netw
       if (!record || !appleCampaignId) {
         return null;
       }
-      const campaign = await findCampaignByNetworkCampaignId(deps.sql, projectId, APPLE_SEARCH_ADS, appleCampaignId);
-      return campaign ? appleClaim(record, campaign.id, install.createdAt.getTime()) : null;
+      // The campaign mapped when the install was made: one deleted since still takes it, as its clicks do.
+      const campaign = await findCampaignByNetworkCampaignId(
+        deps.sql,
+        projectId,
+        APPLE_SEARCH_ADS,
+        appleCampaignId,
+        install.createdAt,
+      );
+      return campaign ? appleClaim(record, campaign) : null;
     },
   };
 }

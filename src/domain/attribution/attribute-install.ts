@@ -9,7 +9,6 @@ import { microBatcher } from '../../lib/micro-batch.ts';
 import { formatChTime, localDay } from '../../lib/time.ts';
 import type { AttributeInstallPayload } from '../../queue/payloads.ts';
 import { findAttributionSettingsCached } from '../../store/postgres/attribution-settings.ts';
-import { findCampaignById } from '../../store/postgres/campaigns.ts';
 import { claimClickForFingerprint } from '../../store/postgres/candidate-clicks.ts';
 import { insertOutboxRows, wakeRestingRows } from '../../store/postgres/fact-outbox.ts';
 import { findInstalls, type InstallRecord, saveInstallDecision } from '../../store/postgres/installs.ts';
@@ -226,14 +225,8 @@ type Body = (tx: Parameters<typeof asSql>[0]) => Promise<Saved>;
 async function save(
   deps: Pick<Deps, 'sql' | 'now'>,
   { install, project }: Ready,
-  decided: Decision,
+  decision: Decision,
 ): Promise<Decision | undefined | typeof STALE> {
-  // A network claim names our campaign by id only; the record carries its display id too.
-  const claimed =
-    decided.campaignId && !decided.displayId
-      ? await findCampaignById(deps.sql, project.id, decided.campaignId)
-      : undefined;
-  const decision = claimed ? { ...decided, displayId: claimed.displayId } : decided;
   const decisionId = `ad_${newTimeId()}`;
   const row = decisionRow(project, install, decision, decisionId, deps.now());
   // Two runs racing on one install both decide, but only the one whose save wins records a fact
@@ -263,7 +256,8 @@ async function save(
       isReinstall: decision.kind === 'reinstall',
       suspicious: decision.suspicious,
       clickId: decision.click?.clickId ?? null,
-      storeClickAt: decision.click ? new Date(decision.click.ts) : null,
+      // Our click's time, or the click time a network's claim carried (Apple clickDate, Meta actual_timestamp).
+      storeClickAt: decision.clickTs !== undefined ? new Date(decision.clickTs) : null,
       network: decision.network || null,
       adSetId: decision.adSetId,
       adSetName: decision.adSetName,

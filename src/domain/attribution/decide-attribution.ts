@@ -230,6 +230,17 @@ function networkDetails(click: Click | null, claim: InstallSignals['networkClaim
   return Object.fromEntries(known.filter(([, v]) => v !== ''));
 }
 
+/**
+ * When the winning click happened: our click's, or the click time a network's claim carried (not
+ * for a view; a time after the install is none: the network's clock or the device's, not a tap).
+ */
+function clickTs(s: InstallSignals, click: Click | null, claim: InstallSignals['networkClaim']): number | null {
+  if (click) {
+    return click.ts;
+  }
+  return claim?.touchType === 'click' && claim.ts !== null && claim.ts <= s.installTs ? claim.ts : null;
+}
+
 export function decideAttribution(s: InstallSignals, cand: Candidates, cfg: AttributionSettings): Decision {
   const notes: CandidateNote[] = [];
   const win = choose(s, cand, cfg, notes);
@@ -241,13 +252,14 @@ export function decideAttribution(s: InstallSignals, cand: Candidates, cfg: Attr
   const claim = win && (win.method === 'meta_referrer' || win.method === 'apple_search_ads') ? s.networkClaim : null;
   const link = win?.method === 'link' ? s.linkCampaign : null;
   const src = click ?? claim;
+  const clickedAt = clickTs(s, click, claim);
   return {
     kind: s.seenBefore ? 'reinstall' : 'install',
     method: win?.method ?? 'organic',
     attributionType: win ? 'INORGANIC' : 'ORGANIC',
     touchType: win?.touchType ?? '',
     campaignId: click?.campaignId ?? claim?.campaignId ?? link?.campaignId ?? 0,
-    displayId: click?.displayId ?? link?.displayId ?? '',
+    displayId: click?.displayId ?? claim?.displayId ?? link?.displayId ?? '',
     network: click?.network ?? claim?.network ?? link?.network ?? '',
     adSetId: src?.adSetId ?? '',
     adSetName: src?.adSetName ?? '',
@@ -256,8 +268,9 @@ export function decideAttribution(s: InstallSignals, cand: Candidates, cfg: Attr
     keywordId: src?.keywordId ?? '',
     keywordName: src?.keywordName ?? '',
     click,
+    ...(clickedAt !== null ? { clickTs: clickedAt } : {}),
     networkDetails: networkDetails(click, claim),
-    ctitMs: click ? s.installTs - click.ts : -1,
+    ctitMs: clickedAt !== null ? s.installTs - clickedAt : -1,
     confidence: win ? win.confidence : 1,
     suspicious: reason !== '',
     suspiciousReason: reason,

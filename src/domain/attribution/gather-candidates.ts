@@ -18,11 +18,12 @@ import type { Candidates, Click, InstallSignals } from './types.ts';
 
 const HOUR = 3600_000;
 
+/** The campaign the install's link names, if it was live when the install was made (deleted since: still it, as for clicks). */
 async function link(deps: Pick<Deps, 'sql' | 'config'>, install: InstallRecord) {
   if (!install.initLink) {
     return null;
   }
-  const c = await campaignFromLink(deps, install.projectId, install.initLink);
+  const c = await campaignFromLink(deps, install.projectId, install.initLink, install.createdAt);
   return c ? { campaignId: c.id, displayId: c.displayId, network: c.network ?? '' } : null;
 }
 

@@ -141,12 +141,13 @@ export function readMetaInstallReferrer(ref: unknown, keyHex: string): MetaTouch
   };
 }
 
-export function metaClaim(touch: MetaTouch, campaignId: number, installTs: number): NetworkClaim {
+export function metaClaim(touch: MetaTouch, campaign: { id: number; displayId: string }): NetworkClaim {
   return {
     method: 'meta_referrer',
     network: META,
-    campaignId,
-    ts: touch.ts ?? installTs,
+    campaignId: campaign.id,
+    displayId: campaign.displayId,
+    ts: touch.ts,
     touchType: touch.touchType,
     adSetId: touch.adSetId,
     adSetName: touch.adSetName,
@@ -195,10 +196,11 @@ export function metaInstallReferrerResolver(deps: Pick<Deps, 'sql' | 'config'>):
       }
       const keyHex = decryptSecret(await loadSecretsKey(deps.config), sealed, metaReferrerKeyContext(projectId));
       const touch = readMetaInstallReferrer(ref, keyHex);
+      // The campaign mapped when the install was made: one deleted since still takes it, as its clicks do.
       const campaign = touch
-        ? await findCampaignByNetworkCampaignId(deps.sql, projectId, META, touch.metaCampaignId)
+        ? await findCampaignByNetworkCampaignId(deps.sql, projectId, META, touch.metaCampaignId, install.createdAt)
         : undefined;
-      return touch && campaign ? metaClaim(touch, campaign.id, install.createdAt.getTime()) : null;
+      return touch && campaign ? metaClaim(touch, campaign) : null;
     },
   };
 }

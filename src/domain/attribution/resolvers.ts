@@ -3,7 +3,8 @@
 // Android, ASA first on iOS) and the first claim wins.
 //
 // Attribution never fails because a network is down: a resolver error is logged and counts as "no
-// claim". The one exception is a NetworkUnavailableError (5xx, 429, timeout, connection refused):
+// claim". The one exception is a NetworkUnavailableError (5xx, 429, timeout, connection refused,
+// Apple's 404 for a token it does not know yet):
 // it is passed up, and the attribution job retries (RetryLaterError), at most
 // NETWORK_RETRY_LIMIT times per install and network. The next failure decides without the claim.
 // The count lives in the cache (Redis in service mode), so it holds across workers and

@@ -39,7 +39,9 @@ export type NetworkClaim = {
   method: 'meta_referrer' | 'apple_search_ads';
   network: string;
   campaignId: number; // our campaign the network campaign maps to
-  ts: number;
+  displayId: string;
+  /** Epoch ms of the touch as the network tells it (Apple clickDate / impressionDate, Meta actual_timestamp); null when it sent none. */
+  ts: number | null;
   touchType: 'click' | 'view';
   adSetId: string;
   adSetName: string;
@@ -114,8 +116,14 @@ export type Decision = {
   keywordId: string;
   keywordName: string;
   click: Click | null;
+  /**
+   * When the winning click happened (installs.store_click_at): our click's time, or the click time
+   * a network's claim carried; absent for a view, a link, or a claim without its touch time.
+   */
+  clickTs?: number;
   /** From the winning click or network claim; saved on the install for its webhooks. */
   networkDetails?: NetworkDetails;
+  /** Install time minus clickTs; -1 without it. */
   ctitMs: number;
   confidence: number;
   suspicious: boolean;

@@ -42,12 +42,16 @@ export async function displayIdFromLink(
   return displayIdInUrl(url);
 }
 
-/** The project's live campaign a link names (displayIdFromLink, then the campaign), if any. */
+/**
+ * The project's live campaign a link names (displayIdFromLink, then the campaign), if any. With
+ * `liveAt` (attribution: the install's creation), a campaign deleted after that time counts too.
+ */
 export async function campaignFromLink(
   deps: Pick<Deps, 'sql' | 'config'>,
   projectId: string,
   link: string,
+  liveAt?: Date,
 ): Promise<CampaignRecord | undefined> {
   const displayId = await displayIdFromLink(deps, projectId, link);
-  return displayId ? findCampaignByDisplayId(deps.sql, projectId, displayId) : undefined;
+  return displayId ? findCampaignByDisplayId(deps.sql, projectId, displayId, liveAt) : undefined;
 }

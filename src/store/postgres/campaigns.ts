@@ -148,16 +148,19 @@ export async function findCampaignById(sql: Sql, projectId: string, id: number):
   return row ? toRecord(row) : undefined;
 }
 
+/** The live campaign with this display id; with `liveAt`, one deleted after that time too (it was live then). */
 export async function findCampaignByDisplayId(
   sql: Sql,
   projectId: string,
   displayId: string,
+  liveAt?: Date,
 ): Promise<CampaignRecord | undefined> {
   if (hasNul(displayId)) {
     return undefined;
   }
+  const live = liveAt ? sql`(c.deleted_at IS NULL OR c.deleted_at > ${liveAt})` : sql`c.deleted_at IS NULL`;
   const [row] = await sql<Row[]>`${SELECT_WITH_DOMAIN(sql)}
-    WHERE c.project_id = ${projectId} AND c.display_id = ${displayId} AND c.deleted_at IS NULL`;
+    WHERE c.project_id = ${projectId} AND c.display_id = ${displayId} AND ${live}`;
   return row ? toRecord(row) : undefined;
 }
 

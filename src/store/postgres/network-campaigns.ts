@@ -31,20 +31,23 @@ const hasNul = (s: string): boolean => s.includes('\0');
 
 /**
  * The live campaign of `network` whose network campaign id is `networkCampaignId`; for META the
- * campaign's meta_campaign_id counts too. The oldest wins if an operator mapped two.
+ * campaign's meta_campaign_id counts too. The oldest wins if an operator mapped two. With `liveAt`,
+ * a campaign deleted after that time counts too (it was live then).
  */
 export async function findCampaignByNetworkCampaignId(
   sql: Sql,
   projectId: string,
   network: string,
   networkCampaignId: string,
+  liveAt?: Date,
 ): Promise<NetworkCampaign | undefined> {
   if (networkCampaignId === '' || hasNul(networkCampaignId)) {
     return undefined;
   }
+  const live = liveAt ? sql`(deleted_at IS NULL OR deleted_at > ${liveAt})` : sql`deleted_at IS NULL`;
   const [row] = await sql<Row[]>`
     SELECT id, display_id, network, network_campaign_id, meta_campaign_id FROM campaigns
-    WHERE project_id = ${projectId} AND network = ${network} AND deleted_at IS NULL
+    WHERE project_id = ${projectId} AND network = ${network} AND ${live}
       AND (network_campaign_id = ${networkCampaignId}
         OR (${network} = 'META' AND meta_campaign_id = ${networkCampaignId}))
     ORDER BY id LIMIT 1`;

@@ -178,6 +178,8 @@ export type AttributedUserRow = {
   adSetName: string | null;
   creativeId: string | null;
   creativeName: string | null;
+  /** What the network's claim told beyond ad set and creative (Meta's publisher_platform, …); null when nothing. */
+  networkDetails: Record<string, string | boolean> | null;
 };
 
 type Row = {
@@ -196,6 +198,7 @@ type Row = {
   ad_set_name: string | null;
   creative_id: string | null;
   creative_name: string | null;
+  network_details: Record<string, string | boolean> | null;
   total: number;
 };
 
@@ -216,7 +219,7 @@ export async function findAttributedUsers(
   const rows = await sql<Row[]>`
     SELECT u.user_id, u.name, u.email, u.phone, u.user_data, u.device_data, u.attributed_at,
       i.created_at AS installed_at, i.store_click_at, i.platform, i.network, i.ad_set_id, i.ad_set_name,
-      i.creative_id, i.creative_name, count(*) OVER ()::int AS total
+      i.creative_id, i.creative_name, i.network_details, count(*) OVER ()::int AS total
     FROM app_users u
     JOIN installs i ON i.project_id = u.project_id AND i.install_instance_id = u.install_instance_id
     WHERE u.project_id = ${projectId} AND i.campaign_id = ${campaignId}
@@ -248,6 +251,7 @@ export async function findAttributedUsers(
       adSetName: r.ad_set_name,
       creativeId: r.creative_id,
       creativeName: r.creative_name,
+      networkDetails: r.network_details,
     })),
   };
 }

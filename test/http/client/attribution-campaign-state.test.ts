@@ -2,7 +2,8 @@
 // handler, init, attribution job and client answers. README: inactive campaigns still redirect and
 // count their clicks; a deleted campaign disappears from the API (its links answer 404) and
 // get-attribution-result answers its installs ORGANIC; a click of a campaign deleted before the
-// install is no candidate (`campaign deleted`).
+// install is no candidate (`campaign deleted`), and neither is a campaign link naming it; deleted
+// after the install, both still decide it.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
@@ -45,10 +46,11 @@ describe('campaign state at decision time', () => {
     expect(await decide(h(), p, iid)).toMatchObject({ method: 'ad_id', campaignId: a.id });
   });
 
-  it('when init names a deleted campaign by link, then the link is not used and the install falls to its click', async () => {
+  it('when init names a campaign deleted before the install by link, then the link is not used and the install falls to its click', async () => {
     const { p, a, b } = await project();
     const gaid = randomUUID();
-    const t = baseInstant();
+    // Now, not a day ago: the deletion is stamped by Postgres's clock, and must come before the install.
+    const t = Date.now() - 1000;
     await clickAt(h(), p, b.displayId, { ms: t - HOUR, ip: randomIp(), ua: SAMSUNG_UA, query: `gaid=${gaid}` });
     const del = await h().app.inject({
       method: 'DELETE',
@@ -57,7 +59,7 @@ describe('campaign state at decision time', () => {
     });
     expect(del.statusCode, del.body).toBeLessThan(300);
     const iid = await initAt(h(), p, {
-      ms: t,
+      ms: Date.now() + 1,
       ip: randomIp(),
       link: `https://attr.test/?c=${a.displayId}`,
       deviceData: { gaid },
@@ -137,5 +139,29 @@ describe('campaign state at decision time', () => {
 
     expect(d).toMatchObject({ method: 'ad_id', campaignId: a.id });
     expect(d?.click?.clickId).toBe(click.clickId);
+  });
+
+  it('when the campaign of the link given on init is deleted after the install, before its decision, then the link still decides it', async () => {
+    const { p, a, b } = await project();
+    const gaid = randomUUID();
+    const t = baseInstant();
+    await clickAt(h(), p, b.displayId, { ms: t - HOUR, ip: randomIp(), ua: SAMSUNG_UA, query: `gaid=${gaid}` });
+    const iid = await initAt(h(), p, {
+      ms: t,
+      ip: randomIp(),
+      link: `https://attr.test/?c=${a.displayId}`,
+      deviceData: { gaid },
+    });
+    const del = await h().app.inject({ method: 'DELETE', url: `/api/v1/campaigns/${a.displayId}`, headers: p.headers });
+    expect(del.statusCode, del.body).toBeLessThan(300);
+
+    const d = await decide(h(), p, iid);
+
+    // Was: the link's campaign was read live only, so the install fell to B's less trusted ad-id click.
+    expect({ method: d?.method, campaignId: d?.campaignId, displayId: d?.displayId }).toEqual({
+      method: 'link',
+      campaignId: a.id,
+      displayId: a.displayId,
+    });
   });
 });

@@ -279,18 +279,43 @@ describe('fingerprint and lookback windows at their edges (projects set-attribut
   });
 
   it.each([
-    ['exactly 168 h before', 'ad_id', 168 * HOUR],
-    ['168 h and 1 ms before', 'organic', 168 * HOUR + 1],
-  ])('when an ad-id click came %s the install (default lookback), then the install is %s', async (_c, method, ago) => {
-    const { p, a } = await project();
-    const gaid = randomUUID();
-    const t = baseInstant();
-    await clickAt(h(), p, a.displayId, { ms: t - ago, ip: randomIp(), ua: SAMSUNG_UA, query: `gaid=${gaid}` });
-    await flushFacts(h());
-    const iid = await initAt(h(), p, { ms: t, ip: randomIp(), deviceData: { ...SAMSUNG_DEVICE, gaid } });
+    ['still in the outbox', false],
+    ['in ClickHouse', true],
+  ])(
+    "when a network's ad-id click (%s) came exactly 168 h before the install (default lookback), then it wins with that CTIT; 1 ms earlier it does not",
+    async (_w, flush) => {
+      const { p } = await project();
+      const tiktok = await campaignWithListings(h().deps, p, { name: 'TikTok', adNetwork: 'TIKTOK' });
+      const t = baseInstant();
+      const onEdge = randomUUID();
+      const past = randomUUID();
+      const click = (ms: number, gaid: string, ttclid: string) =>
+        clickAt(h(), p, tiktok.displayId, {
+          ms,
+          ip: randomIp(),
+          ua: SAMSUNG_UA,
+          query: `gaid=${gaid}&ttclid=${ttclid}`,
+        });
+      await click(t - 168 * HOUR, onEdge, 'a');
+      await click(t - 168 * HOUR - 1, past, 'b');
+      if (flush) {
+        await flushFacts(h());
+      }
+      const i1 = await initAt(h(), p, { ms: t, ip: randomIp(), deviceData: { ...SAMSUNG_DEVICE, gaid: onEdge } });
+      const i2 = await initAt(h(), p, { ms: t, ip: randomIp(), deviceData: { ...SAMSUNG_DEVICE, gaid: past } });
 
-    expect((await decide(h(), p, iid))?.method).toBe(method);
-  });
+      const d1 = await decide(h(), p, i1);
+      const d2 = await decide(h(), p, i2);
+
+      expect({ method: d1?.method, campaignId: d1?.campaignId, network: d1?.network, ctit: d1?.ctitMs }).toEqual({
+        method: 'ad_id',
+        campaignId: tiktok.id,
+        network: 'TIKTOK',
+        ctit: 168 * HOUR,
+      });
+      expect(d2?.method).toBe('organic');
+    },
+  );
 
   it.each([
     ['in ClickHouse', true],

@@ -92,6 +92,39 @@ describe('Play referrer', () => {
     },
   );
 
+  it("when the Play referrer's click is 1 ms past the 7-day lookback, then it is noted outside window and the install is organic; on the edge it wins", async () => {
+    const { p, a } = await project();
+    const t = baseInstant();
+    const old = await clickAt(h(), p, a.displayId, { ms: t - 168 * HOUR - 1, ip: randomIp(), ua: SAMSUNG_UA });
+    const edge = await clickAt(h(), p, a.displayId, { ms: t - 168 * HOUR, ip: randomIp(), ua: SAMSUNG_UA });
+    await flushFacts(h());
+    const i1 = await initAt(h(), p, {
+      ms: t,
+      ip: randomIp(),
+      deviceData: { ...SAMSUNG_DEVICE, install_ref: old.referrer },
+    });
+    const i2 = await initAt(h(), p, {
+      ms: t,
+      ip: randomIp(),
+      deviceData: { ...SAMSUNG_DEVICE, install_ref: edge.referrer },
+    });
+
+    const d1 = await decide(h(), p, i1);
+    const d2 = await decide(h(), p, i2);
+
+    expect(d1?.method).toBe('organic');
+    expect(d1?.candidates).toEqual([
+      {
+        method: 'play_referrer',
+        click_id: old.clickId,
+        campaign_id: a.id,
+        outcome: 'ineligible',
+        reason: 'outside window',
+      },
+    ]);
+    expect({ method: d2?.method, click: d2?.click?.clickId }).toEqual({ method: 'play_referrer', click: edge.clickId });
+  });
+
   it('when the referrer arrives late on attribution-data with an install begin before the click, then the install is flagged as click injection', async () => {
     const { p, a } = await project();
     const t = baseInstant();

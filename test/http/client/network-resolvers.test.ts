@@ -2,11 +2,10 @@
 // operator CLI for mappings and keys. Issue: "Meta install referrer and Apple Search Ads tokens are
 // accepted as inputs through a resolver interface (network calls behind it)". Apple AdServices is
 // faked by a local HTTP server (the only outbound call); its answer is chosen by the token.
-// Decided here: 404/400 → no claim at once; 5xx/timeout → RetryLaterError NETWORK_RETRY_LIMIT
-// times, then decided without the claim; redirects and oversized answers → no claim, no retry.
+// Decided here: 400 → no claim at once; 404 (token not known yet), 5xx, timeout → RetryLaterError
+// NETWORK_RETRY_LIMIT times, then decided without the claim; redirects and oversized answers → no
+// claim, no retry.
 import { randomBytes, randomUUID } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../src/cli/main.ts';
 import { attributeInstalls, RetryLaterError } from '../../../src/domain/attribution/attribute-install.ts';
@@ -23,78 +22,9 @@ import {
   installRows,
   randomIp,
 } from '../../support/client.ts';
+import { startFakeApple, appleToken as token } from '../../support/fake-apple.ts';
 import { newProject, type TestProject, testEnv, useHarness } from '../../support/harness.ts';
 import { META_PLAINTEXT, metaInstallRef, sealMeta } from '../../support/meta-referrer.ts';
-
-// --- fake Apple AdServices ------------------------------------------------------------------------
-
-type AppleRequest = { method: string; path: string; contentType: string; body: string };
-
-const APPLE_RECORD = {
-  attribution: true,
-  orgId: 40669820,
-  conversionType: 'Download',
-  clickDate: '2020-04-08T17:17Z',
-  adGroupId: 542317095,
-  countryOrRegion: 'US',
-  keywordId: 87675432,
-  adId: 542317136,
-};
-
-/** Token `<kind>:<arg>:<nonce>`; kind picks the answer (ok:<campaignId>, missing, down, hang, …). */
-async function startFakeApple() {
-  const requests: AppleRequest[] = [];
-  const seen = new Map<string, number>();
-  const server = http.createServer((req, res) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (c: string) => {
-      body += c;
-    });
-    req.on('end', () => {
-      requests.push({
-        method: req.method ?? '',
-        path: req.url ?? '',
-        contentType: req.headers['content-type'] ?? '',
-        body,
-      });
-      const n = (seen.get(body) ?? 0) + 1;
-      seen.set(body, n);
-      const [kind, arg] = body.split(':');
-      const json = (status: number, value: unknown) => {
-        res.writeHead(status, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(value));
-      };
-      if (kind === 'ok' || (kind === 'flaky' && n > 1)) {
-        json(200, { ...APPLE_RECORD, campaignId: Number(arg) });
-      } else if (kind === 'organic') {
-        json(200, { attribution: false });
-      } else if (kind === 'missing') {
-        json(404, {});
-      } else if (kind === 'invalid') {
-        json(400, {});
-      } else if (kind === 'down' || kind === 'flaky') {
-        json(500, {});
-      } else if (kind === 'redirect') {
-        res.writeHead(302, { location: '/elsewhere' }).end();
-      } else if (kind === 'huge') {
-        json(200, { ...APPLE_RECORD, campaignId: Number(arg), padding: 'x'.repeat(100_000) });
-      }
-      // 'hang': never answers
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/api/v1/`,
-    requestsFor: (token: string) => requests.filter((r) => r.body === token),
-    elsewhere: () => requests.filter((r) => r.path === '/elsewhere'),
-    close: () => {
-      server.closeAllConnections();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
 
 const apple = await startFakeApple();
 afterAll(() => apple.close());
@@ -125,8 +55,6 @@ async function cliJson(...argv: string[]): Promise<Record<string, unknown>> {
 }
 
 // --- helpers --------------------------------------------------------------------------------------
-
-const token = (kind: string, arg = '') => `${kind}:${arg}:${randomUUID()}`;
 
 async function mappedCampaign(p: TestProject, network: string, networkCampaignId: string) {
   const c = await createCampaign(h().deps, p.project, { name: `${network} campaign`, adNetwork: network });
@@ -177,7 +105,7 @@ describe('Apple Search Ads', () => {
   it('when Apple attributes the token to a mapped campaign, then the install is apple_search_ads with its ids', async () => {
     const p = await newProject(h().deps);
     const campaign = await mappedCampaign(p, 'APPLE_SEARCH_ADS', '542370539');
-    const t = token('ok', '542370539');
+    const t = token('200', '542370539');
     const iid = await iosInit(p, t);
 
     const decision = await attribute(h(), p, iid);
@@ -206,16 +134,15 @@ describe('Apple Search Ads', () => {
   });
 
   it.each([
-    ['Apple campaign is not mapped to ours', 'ok', '111'],
-    ['Apple answers attribution false', 'organic', ''],
-    ['Apple answers 404 (token not found yet)', 'missing', ''],
-    ['Apple answers 400 (invalid token)', 'invalid', ''],
+    ['Apple campaign is not mapped to ours', '200', '111'],
+    ['Apple answers attribution false', '200', ''],
+    ['Apple answers 400 (invalid token)', '400', ''],
     ['Apple redirects (never followed)', 'redirect', ''],
     ['Apple answers more than the size cap', 'huge', '542370539'],
-  ])('when %s, then there is no claim and the install is organic at once', async (_name, kind, arg) => {
+  ])('when %s, then there is no claim and the install is organic at once', async (_name, plan, arg) => {
     const p = await newProject(h().deps);
     await mappedCampaign(p, 'APPLE_SEARCH_ADS', '542370539');
-    const t = token(kind, arg);
+    const t = token(plan, arg);
     const iid = await iosInit(p, t);
 
     const decision = await attribute(h(), p, iid);
@@ -225,42 +152,51 @@ describe('Apple Search Ads', () => {
     expect(apple.elsewhere()).toEqual([]);
   });
 
-  it('when Apple answers 404 and the device clicked our link, then the install falls through to fingerprint', async () => {
+  it.each([
+    ['500', '500'],
+    ['404 (the token is not known yet)', '404'],
+  ])(
+    `when Apple answers %s every time, then the job retries ${NETWORK_RETRY_LIMIT} times, then decides without the claim`,
+    async (_name, status) => {
+      const p = await newProject(h().deps);
+      await mappedCampaign(p, 'APPLE_SEARCH_ADS', '542370539');
+      const t = token(status);
+      const iid = await iosInit(p, t);
+
+      for (let i = 0; i < NETWORK_RETRY_LIMIT; i++) {
+        await expect(attribute(h(), p, iid)).rejects.toThrow(RetryLaterError);
+      }
+      expect(await installRow(p, iid)).toMatchObject({ attribution_status: 'pending' });
+      const decision = await attribute(h(), p, iid);
+
+      expect(decision).toMatchObject({ method: 'organic', attributionType: 'ORGANIC' });
+      expect(apple.requestsFor(t)).toHaveLength(NETWORK_RETRY_LIMIT + 1);
+      expect(await installRow(p, iid)).toMatchObject({ attribution_status: 'decided', attribution_method: 'organic' });
+    },
+  );
+
+  it('when Apple keeps answering 404 and the device clicked our link, then once the retries are spent the install falls through to fingerprint', async () => {
     const p = await newProject(h().deps);
     const campaign = await campaignWithListings(h().deps, p);
     const ip = randomIp();
     await clickLink(h(), campaign, { ip, userAgent: IPHONE_UA });
     await flushFacts(h());
-    const iid = await iosInit(p, token('missing'), ip);
+    const iid = await iosInit(p, token('404'), ip);
 
+    for (let i = 0; i < NETWORK_RETRY_LIMIT; i++) {
+      await expect(attribute(h(), p, iid)).rejects.toThrow(RetryLaterError);
+    }
     const decision = await attribute(h(), p, iid);
 
     expect(decision).toMatchObject({ method: 'fingerprint', campaignId: campaign.id });
   });
 
-  it(`when Apple answers 500, then the job retries ${NETWORK_RETRY_LIMIT} times, then decides without the claim`, async () => {
-    const p = await newProject(h().deps);
-    await mappedCampaign(p, 'APPLE_SEARCH_ADS', '542370539');
-    const t = token('down');
-    const iid = await iosInit(p, t);
-
-    for (let i = 0; i < NETWORK_RETRY_LIMIT; i++) {
-      await expect(attribute(h(), p, iid)).rejects.toThrow(RetryLaterError);
-    }
-    expect(await installRow(p, iid)).toMatchObject({ attribution_status: 'pending' });
-    const decision = await attribute(h(), p, iid);
-
-    expect(decision).toMatchObject({ method: 'organic', attributionType: 'ORGANIC' });
-    expect(apple.requestsFor(t)).toHaveLength(NETWORK_RETRY_LIMIT + 1);
-    expect(await installRow(p, iid)).toMatchObject({ attribution_status: 'decided', attribution_method: 'organic' });
-  });
-
   it('when one install of a batch cannot reach Apple, then only its job retries and the others are decided', async () => {
     const p = await newProject(h().deps);
     const campaign = await mappedCampaign(p, 'APPLE_SEARCH_ADS', '542370539');
-    const down = await iosInit(p, token('down'));
-    const claimed = await iosInit(p, token('ok', '542370539'));
-    const organic = await iosInit(p, token('organic'));
+    const down = await iosInit(p, token('500'));
+    const claimed = await iosInit(p, token('200', '542370539'));
+    const organic = await iosInit(p, token('200'));
     const jobs = [down, claimed, organic].map((installInstanceId) => ({ projectId: p.project.id, installInstanceId }));
 
     const [first, second, third] = await attributeInstalls(h().deps, jobs);
@@ -275,15 +211,21 @@ describe('Apple Search Ads', () => {
     expect(await installRow(p, claimed)).toMatchObject({ attribution_status: 'decided', campaign_id: campaign.id });
   });
 
-  it('when Apple answers 500 once and then the record, then the retry gets the claim', async () => {
+  it.each([
+    ['500 once', '500,200'],
+    // Apple: a 404 comes when the token is too fresh (an app's first launch); retry every 5 s up to 3 times.
+    ['404 once (the token is too fresh)', '404,200'],
+  ])('when Apple answers %s and then the record, then the retry gets the claim', async (_name, plan) => {
     const p = await newProject(h().deps);
     const campaign = await mappedCampaign(p, 'APPLE_SEARCH_ADS', '542370539');
-    const iid = await iosInit(p, token('flaky', '542370539'));
+    const t = token(plan, '542370539');
+    const iid = await iosInit(p, t);
 
     await expect(attribute(h(), p, iid)).rejects.toThrow(RetryLaterError);
     const decision = await attribute(h(), p, iid);
 
     expect(decision).toMatchObject({ method: 'apple_search_ads', campaignId: campaign.id });
+    expect(apple.requestsFor(t)).toHaveLength(2);
   });
 
   it('when Apple does not answer within the time limit, then the job asks to be retried', async () => {
@@ -298,7 +240,7 @@ describe('Apple Search Ads', () => {
     const p = await newProject(h().deps);
     await mappedCampaign(p, 'APPLE_SEARCH_ADS', '542370539');
     await updateAttributionSettings(h().deps.sql, p.project.id, { methods: { network_resolvers: false } });
-    const t = token('ok', '542370539');
+    const t = token('200', '542370539');
     const iid = await iosInit(p, t);
 
     const decision = await attribute(h(), p, iid);

@@ -3,16 +3,30 @@
 // the campaign; the window filters on the registration time, read in `timezone` (gap → forward,
 // repeated hour → earlier), both ends inclusive; a start after the end gives no users (200).
 // device_data always has the spec's keys ("" / 0 for keys SDKs never send); extra user fields
-// come back as sent. Newest first. Checks: display_id (422), timezone, timestamps (400), page/limit (422).
-import { randomUUID } from 'node:crypto';
+// come back as sent. Newest first. meta_ad_id, publisher_platform and platform_position are Meta's
+// ("" / null for an install of another network). Checks: display_id (422), timezone, timestamps
+// (400), page/limit (422).
+import { randomBytes, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { deleteCampaign } from '../../../src/domain/campaigns/delete-campaign.ts';
 import { editCampaign } from '../../../src/domain/campaigns/edit-campaign.ts';
-import { attributedInstall, campaignWithListings, init, randomIp, useClientHarness } from '../../support/client.ts';
+import {
+  attribute,
+  attributedInstall,
+  campaignWithListings,
+  clickLink,
+  flushFacts,
+  init,
+  randomIp,
+  useClientHarness,
+} from '../../support/client.ts';
 import { newProject, type TestProject } from '../../support/harness.ts';
+import { META_PLAINTEXT } from '../../support/meta-referrer.ts';
+import { androidInit, metaProject } from '../../support/network-claims.ts';
 import { appUsers, at, trigger } from '../../support/users.ts';
 
-const h = useClientHarness();
+// SECRETS_KEY: Meta's referrer key is stored sealed (the Meta install tests set one).
+const h = useClientHarness({ SECRETS_KEY: randomBytes(32).toString('hex') });
 
 const AUTH_FAILED = { msg: 'Authentication failed.', status: 401 };
 const BAD_ZONE = { msg: 'Invalid timezone format.', status: 400 };
@@ -150,6 +164,50 @@ describe('200', () => {
         ],
         pagination: { total: 1, pages: 1, page: 1, limit: 50 },
       },
+    });
+  });
+
+  it("when Meta's install referrer decided the install, then meta_ad_id, publisher_platform and platform_position come from it", async () => {
+    const { p, meta, ref } = await metaProject(h());
+    const iid = await androidInit(h(), p, { meta_install_ref: ref() });
+    expect(await attribute(h(), p, iid)).toMatchObject({ method: 'meta_referrer', campaignId: meta.id });
+    const reg = await trigger(h(), p.token, iid, 'meta-user');
+    expect(reg.statusCode, reg.body).toBe(200);
+
+    const res = await list(p, { display_id: meta.displayId });
+
+    // Was: publisher_platform and platform_position were always null.
+    expect(res.json().data.users[0]).toMatchObject({
+      ad_channel: 'META',
+      meta_ad_id: META_PLAINTEXT.ad_id,
+      ad_creative_id: META_PLAINTEXT.ad_id,
+      ad_set_id: META_PLAINTEXT.adgroup_id,
+      publisher_platform: META_PLAINTEXT.publisher_platform,
+      platform_position: META_PLAINTEXT.platform_position,
+    });
+  });
+
+  it('when a Google click decided the install, then meta_ad_id is "" (not Google\'s ad id) and the Meta placement keys are null', async () => {
+    const p = await newProject(h().deps);
+    const google = await campaignWithListings(h().deps, p, { name: 'Google', adNetwork: 'GOOGLE' });
+    const gaid = randomUUID();
+    await clickLink(h(), google, { ip: randomIp(), query: `gaid=${gaid}&gclid=Cj0-abc&ad_id=g-ad-77&adset_id=g-ag-5` });
+    await flushFacts(h());
+    const iid = await androidInit(h(), p, { gaid });
+    expect(await attribute(h(), p, iid)).toMatchObject({ method: 'ad_id', campaignId: google.id });
+    const reg = await trigger(h(), p.token, iid, 'google-user');
+    expect(reg.statusCode, reg.body).toBe(200);
+
+    const res = await list(p, { display_id: google.displayId });
+
+    // spec "Attributed user": meta_ad_id is a string, so "" for an install of another network.
+    expect(res.json().data.users[0]).toMatchObject({
+      ad_channel: 'GOOGLE',
+      meta_ad_id: '',
+      ad_creative_id: 'g-ad-77',
+      ad_set_id: 'g-ag-5',
+      publisher_platform: null,
+      platform_position: null,
     });
   });
 
