@@ -1,5 +1,6 @@
 // handle-deeplink: a deeplink opened in the app. When it is one of this project's campaign links,
 // the campaign's deeplink is returned (apps route on it), and:
+//  - an install not stored yet (the link overtook init at a cold start) gets it kept for its init;
 //  - an install whose attribution is still pending gets the link as its deterministic signal;
 //  - a known, attributed install records a re-engagement with that campaign (kind reengagement),
 //    unless it re-engaged with the same campaign within the last 3 minutes (an SDK retry, also
@@ -19,6 +20,7 @@ import { type AttributionSettings, attributionSettings } from '../attribution/se
 import { campaignFromLink } from '../campaigns/parse-link.ts';
 import { campaignDeeplink, linkParamsOfUrl } from '../links/deeplink-params.ts';
 import { takeCampaignLink } from './campaign-link.ts';
+import { keepLinkForInit } from './keep-link-for-init.ts';
 
 export type DeeplinkAnswer = { deeplink: string; is_linkrunner: boolean; processing: boolean };
 
@@ -165,9 +167,12 @@ export async function handleDeeplink(
   }
   // The link's own parameters (a referral code) ride on the deeplink, as attribution-data's do.
   const deeplink = campaignDeeplink(campaign, linkParamsOfUrl(input.deeplinkUrl)) ?? input.deeplinkUrl;
-  const install = await findInstall(deps.sql, project.id, input.installInstanceId);
+  const install =
+    (await findInstall(deps.sql, project.id, input.installInstanceId)) ??
+    (await keepLinkForInit(deps, project.id, input.installInstanceId, input.deeplinkUrl));
   if (!install) {
-    return { deeplink, is_linkrunner: true, processing: false };
+    // Kept for the install's init (keep-link-for-init.ts): its attribution is still to come.
+    return { deeplink, is_linkrunner: true, processing: true };
   }
   if (install.attributionStatus === 'pending') {
     // A link init gave that names no campaign gives way to this one (campaign-link.ts).

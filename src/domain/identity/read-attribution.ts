@@ -1,13 +1,15 @@
 // attribution-data: the install's attribution as apps parse it (real-clients §4.2). A final answer
 // is cached 24 h (spec); a pending one never is, so polling converges. The deeplink is the
 // campaign's with the winning link's own parameters appended (referral codes), so the cached
-// answer carries them too.
+// answer carries them too. A cached campaign answer is served only while its campaign is live
+// (live-campaigns.ts: cached per process, so a hit usually costs no statement).
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../http/errors.ts';
 import { MSG } from '../../http/messages.ts';
 import { isoSeconds } from '../../lib/time.ts';
 import { findCampaignById } from '../../store/postgres/campaigns.ts';
 import { findInstall, type InstallRecord } from '../../store/postgres/installs.ts';
+import { isCampaignLiveCached } from '../../store/postgres/live-campaigns.ts';
 import type { Project } from '../../store/postgres/projects.ts';
 import { campaignDeeplink } from '../links/deeplink-params.ts';
 
@@ -81,7 +83,12 @@ export async function readAttribution(
   const key = attributionCacheKey(project.id, installInstanceId);
   const cached = await deps.cache.get(key).catch(() => undefined);
   if (cached) {
-    return { pending: false, data: JSON.parse(cached) };
+    const data = JSON.parse(cached) as AttributionAnswer['data'];
+    if (!data.campaign_data || (await isCampaignLiveCached(deps.sql, project.id, data.campaign_data.id))) {
+      return { pending: false, data };
+    }
+    // Its campaign was deleted since: the install now answers organic (README), answered afresh.
+    await deps.cache.del(key).catch(() => undefined);
   }
   const install = await findInstall(deps.sql, project.id, installInstanceId);
   if (!install) {

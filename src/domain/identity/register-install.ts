@@ -1,7 +1,8 @@
 // init: registers an install (first init of an install id) or an app open, in one transaction with
 // its install_events fact, then enqueues attribution for an undecided install. A retried init of the
 // same install id returns the same processing_id and creates nothing new. A device id a decided
-// install gets late (ATT granted after the first launch) is checked against earlier installs.
+// install gets late (ATT granted after the first launch) is checked against earlier installs. A
+// campaign link handle-deeplink reported before the install was stored becomes its init link.
 import { createHash } from 'node:crypto';
 import type { Deps } from '../../deps.ts';
 import { newTimeId } from '../../lib/ids.ts';
@@ -9,7 +10,8 @@ import { cutChars } from '../../lib/storable.ts';
 import { formatChTime, localDay } from '../../lib/time.ts';
 import { enqueueAttributionOrHold } from '../../queue/enqueue.ts';
 import { insertOutboxRows } from '../../store/postgres/fact-outbox.ts';
-import { upsertInstall } from '../../store/postgres/installs.ts';
+import { type InstallRecord, upsertInstall } from '../../store/postgres/installs.ts';
+import { takePendingDeeplink } from '../../store/postgres/pending-deeplinks.ts';
 import { asSql, beginPipelined } from '../../store/postgres/pool.ts';
 import type { Project } from '../../store/postgres/projects.ts';
 import { markLateReinstall } from '../attribution/mark-late-reinstall.ts';
@@ -17,6 +19,7 @@ import { campaignFromLink } from '../campaigns/parse-link.ts';
 import { undoUninstall } from '../uninstalls/undo-uninstall.ts';
 import { takeCampaignLink } from './campaign-link.ts';
 import { readDeviceSignals } from './device-signals.ts';
+import { KEPT_LINK_TTL_MS } from './keep-link-for-init.ts';
 
 export type InitInput = {
   installInstanceId: string;
@@ -32,6 +35,16 @@ export type RequestContext = { ip: string; userAgent: string };
 /** Stable per install: derived from the project and the install id, never stored elsewhere. */
 export function processingIdFor(projectId: string, installInstanceId: string): string {
   return `pr_${createHash('sha256').update(`${projectId}:${installInstanceId}`).digest('base64url').slice(0, 24)}`;
+}
+
+/** The campaign link handle-deeplink kept for this install before it was stored, as its init link. */
+async function takeKeptLink(deps: Pick<Deps, 'sql' | 'config'>, install: InstallRecord, now: number): Promise<void> {
+  const staleBefore = new Date(now - KEPT_LINK_TTL_MS);
+  const link = await takePendingDeeplink(deps.sql, install.projectId, install.installInstanceId, staleBefore);
+  if (link) {
+    // A link init gave that names no campaign gives way to it; a campaign link init gave is kept.
+    await takeCampaignLink(deps, install, link);
+  }
 }
 
 export async function registerInstall(
@@ -111,6 +124,12 @@ export async function registerInstall(
     );
   }
   if (install.attributionStatus === 'pending') {
+    // Read once the install is committed, so a link handle-deeplink kept meanwhile is seen here or
+    // sees the install itself (keep-link-for-init.ts). Committed already, so a failure answers no
+    // 5xx; a link it could not read stays kept for the install's next init while it is pending.
+    await takeKeptLink(deps, install, now).catch((err: unknown) =>
+      deps.log.warn({ err: (err as Error).message }, 'init: kept deeplink not applied'),
+    );
     if (!created && input.link && (await campaignFromLink(deps, project.id, input.link))) {
       // A first init's link that names no campaign gives way to this one (campaign-link.ts).
       await takeCampaignLink(deps, install, input.link);

@@ -4,6 +4,7 @@
 // another campaign, of this project or any other.
 
 import { linkTargets } from './link-targets.ts';
+import { liveCampaignKey, liveCampaigns } from './live-campaigns.ts';
 import type { Sql } from './pool.ts';
 
 export type CampaignRecord = {
@@ -231,6 +232,7 @@ export async function softDeleteCampaign(sql: Sql, projectId: string, displayId:
     UPDATE campaigns SET deleted_at = now(), active = false, updated_at = now()
     WHERE project_id = ${projectId} AND display_id = ${displayId} AND deleted_at IS NULL`;
   linkTargets.clear();
+  liveCampaigns.forgetKey(liveCampaignKey(projectId, displayId));
   return res.count === 1;
 }
 

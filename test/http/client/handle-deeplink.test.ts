@@ -290,14 +290,14 @@ describe('200', () => {
     expect(res.json()).toEqual(answer(url, true, false));
   });
 
-  it('when an install the service never saw opens a campaign link, then the deeplink comes back and nothing is recorded', async () => {
+  it('when an install the service never saw opens a campaign link, then the deeplink comes back with processing true and the link waits for its init (handle-deeplink-before-init.test.ts)', async () => {
     const { deps } = h();
     const p = await newProject(deps);
     const campaign = await campaignWithListings(deps, p);
 
     const res = await deeplink(p, randomUUID(), `https://attr.test/${campaign.displayId}`);
 
-    expect(res.json()).toEqual(answer('myapp://promo/spring', true, false));
+    expect(res.json()).toEqual(answer('myapp://promo/spring', true, true));
     expect(await installRows(deps, p)).toEqual([]);
     expect(await reengagements(p)).toEqual([]);
   });
