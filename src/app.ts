@@ -10,6 +10,7 @@ import { registerLinkRoutes } from './http/routes/links/links.ts';
 import { answerDeepPathLink, isLinkShaped, sendLinkNotFound } from './http/routes/links/redirect.ts';
 import { registerMcpRoutes } from './http/routes/mcp/mcp.ts';
 import { registerHealthRoutes } from './http/routes/ops/health.ts';
+import { registerAnalyticsConnectionRoutes } from './http/routes/v1/analytics-connections.ts';
 import { registerAttributedUsersRoute } from './http/routes/v1/attributed-users.ts';
 import { registerAttributionResultRoute } from './http/routes/v1/attribution-result.ts';
 import { registerCampaignRoutes } from './http/routes/v1/campaigns.ts';
@@ -129,6 +130,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       registerDeleteUserRoute(v1, deps);
       registerServerCaptureRoutes(v1, deps);
       registerConnectionRoutes(v1, deps);
+      registerAnalyticsConnectionRoutes(v1, deps);
       registerSkanSchemaRoutes(v1, deps);
     },
     { prefix: '/api/v1' },

@@ -108,6 +108,9 @@ export const envSchema = z.object({
   META_GRAPH_BASE_URL: optionalUrl(['http', 'https']).transform((v) =>
     (v ?? 'https://graph.facebook.com').replace(/\/+$/, ''),
   ),
+  // Analytics integrations (Braze, Mixpanel, Amplitude, PostHog): when set, every vendor request goes
+  // to <this>/<vendor><path> instead of the vendor's host (tests' local fakes, an egress proxy).
+  ANALYTICS_BASE_URL: optionalUrl(['http', 'https']).transform((v) => v?.replace(/\/+$/, '')),
   META_GRAPH_VERSION: z
     .string()
     .trim()
@@ -167,6 +170,8 @@ export type Config = Readonly<{
   /** Meta Graph API base URL and default version (deliveries); from the operator only. */
   metaGraphBaseUrl: string;
   metaGraphVersion: string;
+  /** Operator override of the analytics vendors' hosts (tests, egress proxy); undefined: the vendors'. */
+  analyticsBaseUrl: string | undefined;
   /** Push services for uninstall tracking (FCM HTTP v1, its OAuth2 token URL, APNs); operator only. */
   push: Readonly<{ fcmBaseUrl: string; fcmTokenUrl: string; apnsBaseUrl: string }>;
 }>;
@@ -252,6 +257,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     secretsKey: e.SECRETS_KEY,
     metaGraphBaseUrl: e.META_GRAPH_BASE_URL,
     metaGraphVersion: e.META_GRAPH_VERSION,
+    analyticsBaseUrl: e.ANALYTICS_BASE_URL,
     push: Object.freeze({
       fcmBaseUrl: e.FCM_BASE_URL,
       fcmTokenUrl: e.FCM_OAUTH_TOKEN_URL,

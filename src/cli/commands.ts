@@ -10,6 +10,7 @@ import { setSigningEnforcement } from '../domain/projects/set-signing-enforcemen
 import { setWellKnown } from '../domain/projects/set-well-known.ts';
 import { escapeControlChars } from '../lib/control-chars.ts';
 import { listProjects, type Project } from '../store/postgres/projects.ts';
+import { ANALYTICS_COMMANDS } from './analytics-commands.ts';
 import { opt, PROJECT, str, wholeNumberFlag } from './command-kit.ts';
 import { DELIVERY_COMMANDS } from './delivery-commands.ts';
 import { FACT_COMMANDS } from './fact-commands.ts';
@@ -235,6 +236,7 @@ COMMANDS.push(...SETUP_COMMANDS);
 COMMANDS.push(...SPEND_COMMANDS);
 COMMANDS.push(...FACT_COMMANDS);
 COMMANDS.push(...DELIVERY_COMMANDS);
+COMMANDS.push(...ANALYTICS_COMMANDS);
 COMMANDS.push(...SKAN_COMMANDS);
 COMMANDS.push(...UNINSTALL_COMMANDS);
 COMMANDS.push(...MCP_COMMANDS);

@@ -186,6 +186,12 @@ export const MSG = {
   revenueCatNotConnected: 'No RevenueCat authorization token is set for this project.',
   revenueCatTokenRemoved: 'RevenueCat authorization token removed.',
   revenueCatNothingRemoved: 'No RevenueCat authorization token was set; nothing was removed.',
+  // analytics connections: Braze, Mixpanel, Amplitude, PostHog (texts are ours; the name as the vendor writes it)
+  analyticsConnectionSaved: (vendor: string) => `${vendor} connection saved.`,
+  analyticsConnected: (vendor: string) => `${vendor} connection is set.`,
+  analyticsNotConnected: (vendor: string) => `No ${vendor} connection is set for this project.`,
+  analyticsConnectionRemoved: (vendor: string) => `${vendor} connection removed.`,
+  analyticsNothingRemoved: (vendor: string) => `No ${vendor} connection was set; nothing was removed.`,
   revenueCatEventRequired: 'event must be an object.',
   revenueCatFieldInvalid: (field: string, rule: string) => `event.${field} must be ${rule}.`,
   revenueCatRefundCaptured: 'Refund captured successfully',

@@ -4,6 +4,7 @@
 // self-contained docs page at /docs (no external assets: it works offline).
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { ANALYTICS_OPERATIONS } from './openapi-analytics.ts';
 import { CLIENT_OPERATIONS } from './openapi-client.ts';
 import { COMMERCE_OPERATIONS } from './openapi-commerce.ts';
 import { LINK_OPERATIONS, OPS_OPERATIONS } from './openapi-links.ts';
@@ -39,6 +40,7 @@ export type Operation = {
 export const OPERATIONS: Operation[] = [
   ...V1_OPERATIONS,
   ...REVENUECAT_OPERATIONS,
+  ...ANALYTICS_OPERATIONS,
   ...CLIENT_OPERATIONS,
   ...COMMERCE_OPERATIONS,
   ...LINK_OPERATIONS,

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { InjectOptions } from 'fastify';
 import {
+  ANALYTICS_CONNECTION_ROUTES,
   CONNECTION_ROUTES,
   connectRevenueCat,
   issueMcpToken,
@@ -335,6 +336,7 @@ export const V1_ROUTES: Route[] = [
     allowed: [200, 401, 404],
   }),
   ...CONNECTION_ROUTES,
+  ...ANALYTICS_CONNECTION_ROUTES,
 ];
 
 // Links, well-known files, operations and docs (openapi-links.ts): no credentials.

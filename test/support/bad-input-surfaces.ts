@@ -158,6 +158,24 @@ export const WEBHOOK_ROUTES: Route[] = [
   },
 ];
 
+/** The analytics connections (PUT saves an inactive connection of the fixture project). */
+const ANALYTICS_BODIES: Record<string, Record<string, unknown>> = {
+  braze: { api_key: 'braze-key-0123456789', rest_endpoint: 'https://rest.iad-01.braze.com', active: false },
+  mixpanel: { project_token: 'mixpanel-token-0123456789', region: 'eu', active: false },
+  amplitude: { api_key: 'amplitude-key-0123456789', region: 'us', active: false },
+  posthog: { project_api_key: 'phc_posthog0123456789', host: 'eu', active: false },
+};
+export const ANALYTICS_CONNECTION_ROUTES: Route[] = Object.entries(ANALYTICS_BODIES).flatMap(([vendor, body]) =>
+  (['PUT', 'GET', 'DELETE'] as const).map((method) => ({
+    name: `${method} /api/v1/connections/${vendor}`,
+    method,
+    path: `/api/v1/connections/${vendor}`,
+    auth: 'serviceKey' as const,
+    allowed: method === 'GET' ? [200, 401] : [200, 400, 401, 413, 415],
+    ...(method === 'PUT' ? { body: () => body } : {}),
+  })),
+);
+
 /** The connection routes act on a spare project: rotating or removing p's token would 401 the webhook fuzz. */
 export const CONNECTION_ROUTES: Route[] = (['PUT', 'GET', 'DELETE'] as const).map((method) => ({
   name: `${method} /api/v1/connections/revenuecat`,

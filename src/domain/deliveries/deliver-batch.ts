@@ -3,18 +3,19 @@
 // stale instead of letting them fail the batch, send, and record the outcome of every row and a
 // log row per attempt. A batch that may succeed later returns `retry`; the job then throws so the
 // queue retries it with backoff (rows carry the same backoff, and past MAX_ATTEMPTS go dead).
+// Analytics destinations ('analytics:<vendor>') are sent by domain/analytics/deliver-analytics.ts.
 import type { Deps } from '../../deps.ts';
-import { QUEUES, queueOptions } from '../../queue/names.ts';
 import {
   claimDueDeliveries,
   type Delivery,
   finishDeliveries,
   releaseDeliveries,
-  retryDeliveries,
 } from '../../store/postgres/deliveries.ts';
+import { deliverAnalytics } from '../analytics/deliver-analytics.ts';
+import { analyticsVendorOf, BATCH_LIMIT } from '../analytics/vendors.ts';
 import { logAttempt } from './log-attempt.ts';
 import { META_DESTINATION } from './queue-deliveries.ts';
-import type { AttemptResult } from './send-attempt.ts';
+import { recordAttempt as record } from './record-attempt.ts';
 import { sendMetaBatch } from './send-meta-batch.ts';
 import { sendWebhook } from './send-webhook.ts';
 import { settleHeldDeliveries } from './settle-held-deliveries.ts';
@@ -30,48 +31,6 @@ const LEASE_MS = 60_000;
 export type DeliverDeps = Pick<Deps, 'sql' | 'ch' | 'config' | 'now' | 'log'> & Partial<Pick<Deps, 'queue'>>;
 export type DeliverJob = { projectId: string; destination: string };
 export type BatchOutcome = { claimed: number; sent: number; stale: number; dead: number; retry: boolean };
-
-export const maxAttempts = (): number => queueOptions(QUEUES.deliveries).attempts;
-const backoffMs = (attempts: number): number => queueOptions(QUEUES.deliveries).backoffMs * 2 ** attempts;
-
-async function record(
-  deps: DeliverDeps,
-  job: DeliverJob,
-  rows: Delivery[],
-  r: AttemptResult,
-  startedAtMs: number,
-): Promise<{ sent: number; dead: number; retry: boolean }> {
-  const ids = rows.map((d) => d.id);
-  const now = new Date(deps.now());
-  let dead = 0;
-  if (r.outcome === 'sent') {
-    await finishDeliveries(deps.sql, ids, 'sent', null, now);
-  } else if (r.outcome === 'dead') {
-    await finishDeliveries(deps.sql, ids, 'dead', `HTTP ${r.httpStatus}: ${r.summary}`, now);
-    dead = ids.length;
-  } else {
-    const attempts = Math.min(...rows.map((d) => d.attempts));
-    const reason = r.httpStatus ? `HTTP ${r.httpStatus}: ${r.summary}` : r.summary;
-    const nextAt = new Date(now.getTime() + backoffMs(attempts));
-    dead = await retryDeliveries(deps.sql, ids, { reason, nextAt, maxAttempts: maxAttempts(), now });
-  }
-  const outcome = r.outcome === 'retry' && dead === ids.length ? 'dead' : r.outcome;
-  await logAttempt(deps, {
-    projectId: job.projectId,
-    destination: job.destination,
-    startedAtMs,
-    outcome,
-    httpStatus: r.httpStatus,
-    deliveryIds: ids,
-    latencyMs: r.latencyMs,
-    response: r.summary,
-  });
-  return {
-    sent: r.outcome === 'sent' ? ids.length : 0,
-    dead,
-    retry: r.outcome === 'retry' && dead < ids.length,
-  };
-}
 
 async function dropStale(deps: DeliverDeps, job: DeliverJob, rows: Delivery[], nowMs: number): Promise<Delivery[]> {
   const stale = rows.filter((d) => nowMs - d.eventTime.getTime() > META_MAX_AGE_MS);
@@ -152,15 +111,19 @@ async function deliverWebhooks(deps: DeliverDeps, job: DeliverJob, claimed: Deli
 
 export async function deliverBatch(deps: DeliverDeps, job: DeliverJob): Promise<BatchOutcome> {
   const isMeta = job.destination === META_DESTINATION;
+  const vendor = analyticsVendorOf(job.destination);
   const rows = await claimDueDeliveries(deps.sql, {
     projectId: job.projectId,
     destination: job.destination,
     now: new Date(deps.now()),
-    limit: isMeta ? META_BATCH_LIMIT : WEBHOOK_BATCH_LIMIT,
+    limit: isMeta ? META_BATCH_LIMIT : vendor ? BATCH_LIMIT[vendor] : WEBHOOK_BATCH_LIMIT,
     leaseMs: LEASE_MS,
   });
   if (rows.length === 0) {
     return { claimed: 0, sent: 0, stale: 0, dead: 0, retry: false };
+  }
+  if (vendor) {
+    return deliverAnalytics(deps, job, vendor, rows);
   }
   return isMeta ? deliverMeta(deps, job, rows) : deliverWebhooks(deps, job, rows);
 }

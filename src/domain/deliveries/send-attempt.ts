@@ -30,13 +30,20 @@ export type AnswerCheck = (body: string, complete: boolean) => string | undefine
 export async function sendAttempt(
   url: string,
   body: string,
-  opts: { timeoutMs: number; headers?: Record<string, string>; accept?: AnswerCheck; cutSlowBody?: boolean },
+  opts: {
+    timeoutMs: number;
+    headers?: Record<string, string>;
+    accept?: AnswerCheck;
+    cutSlowBody?: boolean;
+    /** application/json unless given (Amplitude's Identify API takes a form). */
+    contentType?: string;
+  },
 ): Promise<AttemptResult> {
   const started = performance.now();
   const latency = () => Math.round(performance.now() - started);
   try {
     const res = await postText(url, body, {
-      contentType: 'application/json',
+      contentType: opts.contentType ?? 'application/json',
       timeoutMs: opts.timeoutMs,
       maxBytes: RESPONSE_MAX_BYTES,
       headers: opts.headers,

@@ -16,6 +16,7 @@ import { insertOutboxRows } from '../../store/postgres/fact-outbox.ts';
 import { asSql, beginPipelined, type Tx } from '../../store/postgres/pool.ts';
 import type { Project } from '../../store/postgres/projects.ts';
 import { tieInstallToUser, upsertAppUser } from '../../store/postgres/users.ts';
+import { queueAnalyticsDeliveries } from '../analytics/queue-analytics-deliveries.ts';
 import { attributionSettings } from '../attribution/settings.ts';
 import { queueDeliveries } from '../deliveries/queue-deliveries.ts';
 import { findInstallPlatformBatched } from '../events/resolve-registered-user.ts';
@@ -120,6 +121,9 @@ export async function registerUser(
         data: input.data,
       });
     }
+    // Analytics vendors get the user's attribution once per (user, vendor ids): a login or a repeat
+    // trigger that brings a new id (say a mixpanel_distinct_id) queues that id's update.
+    await queueAnalyticsDeliveries(tx, { projectId: project.id, userId: input.userId, nowMs: now });
     return { install: tied, created: user.created };
   };
   const { install, created } = await (platform === 'IOS'

@@ -168,6 +168,16 @@ export async function isPending(sql: Sql, id: string): Promise<boolean> {
   return rows.length > 0;
 }
 
+/** Of the ids, those still pending (a user deletion removes its rows while a batch holds them). */
+export async function findPendingIds(sql: Sql, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) {
+    return new Set();
+  }
+  const rows = await sql<{ id: string }[]>`
+    SELECT id::text AS id FROM deliveries WHERE id = ANY (${ids}::bigint[]) AND status = 'pending'`;
+  return new Set(rows.map((r) => r.id));
+}
+
 /** Claimed rows given back unsent and untried (no attempt counted): due again at once. */
 export async function releaseDeliveries(sql: Sql, ids: string[]): Promise<void> {
   if (ids.length === 0) {

@@ -12,6 +12,12 @@ export async function hasHeldRows(sql: Sql, projectId: string, installInstanceId
 }
 
 /**
+ * What a decision adds to each held row's payload: webhook rows get the body's campaign fields,
+ * analytics rows ('analytics:<vendor>') their `properties` (domain/analytics/analytics-properties.ts).
+ */
+export type HeldAttribution = { webhook: Record<string, unknown>; analytics: Record<string, unknown> };
+
+/**
  * The install is decided: its held rows get the attribution fields and are due at once. Each gets a
  * new id, taken after the ids of the rows the decision queued (the install webhook), because a
  * destination's rows are sent in id order: the install before its sign-up. Rows a job holds a
@@ -23,11 +29,14 @@ export async function releaseHeldRows(
   sql: Sql,
   projectId: string,
   installInstanceId: string,
-  attribution: Record<string, unknown>,
+  attribution: HeldAttribution,
   claimedIds: readonly string[] = [],
 ): Promise<number> {
+  const webhook = sql.json(attribution.webhook as never);
+  const analytics = sql.json(attribution.analytics as never);
   const rows = await sql`
-    UPDATE deliveries d SET id = n.new_id, payload = d.payload || ${sql.json(attribution as never)},
+    UPDATE deliveries d SET id = n.new_id,
+      payload = d.payload || CASE WHEN d.destination LIKE 'analytics:%' THEN ${analytics}::jsonb ELSE ${webhook}::jsonb END,
       held_for_attribution = false, next_attempt_at = now(), status = 'pending', attempts = 0, last_error = NULL,
       finished_at = NULL, lease_until = NULL
     FROM (

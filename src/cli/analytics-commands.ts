@@ -1,0 +1,119 @@
+// Analytics integrations (Braze, Mixpanel, Amplitude, PostHog): `connections set-analytics`,
+// `connections list-analytics` and `connections remove-analytics`, as PUT, GET and DELETE
+// /api/v1/connections/<vendor>. Postgres only: the delivery schedule of a running worker sends.
+import { checkAnalyticsConnection, setAnalyticsConnection } from '../domain/analytics/set-analytics-connection.ts';
+import { ANALYTICS_VENDORS, FIELDS, isAnalyticsVendor } from '../domain/analytics/vendors.ts';
+import { InputError, trueOrFalse } from '../domain/projects/input-error.ts';
+import { requireProject } from '../domain/projects/require-project.ts';
+import {
+  type AnalyticsConnection,
+  type AnalyticsVendor,
+  deleteAnalyticsConnection,
+  findAnalyticsConnection,
+} from '../store/postgres/analytics-connections.ts';
+import { opt, PROJECT, str } from './command-kit.ts';
+import type { CommandSpec } from './commands.ts';
+import type { Flags } from './flags.ts';
+import { table } from './table.ts';
+
+const VENDOR = {
+  vendor: { type: 'string', required: true, description: ANALYTICS_VENDORS.join(', ') },
+} as const;
+
+function vendorFlag(f: Flags): AnalyticsVendor {
+  const v = str(f, 'vendor').trim().toLowerCase();
+  if (!isAnalyticsVendor(v)) {
+    throw new InputError(`--vendor must be one of ${ANALYTICS_VENDORS.join(', ')}`);
+  }
+  return v;
+}
+
+/** The domain's rule text (in the API body's names: `project_token must …`) in flag terms. */
+const asFlags = (vendor: AnalyticsVendor, problem: string): string =>
+  problem.replace(new RegExp(`^(${FIELDS[vendor].key}|${FIELDS[vendor].endpoint})\\b`), (m) =>
+    m === FIELDS[vendor].key ? '--key' : '--endpoint',
+  );
+
+const connectionJson = (projectId: string, c: AnalyticsConnection) => ({
+  project_id: projectId,
+  vendor: c.vendor,
+  endpoint: c.endpoint,
+  active: c.active,
+  activated_at: c.activatedAt?.toISOString() ?? null,
+  key_fingerprint: c.keyFingerprint,
+});
+
+export const ANALYTICS_COMMANDS: CommandSpec[] = [
+  {
+    path: ['connections', 'set-analytics'],
+    summary:
+      "connect the project to Braze, Mixpanel, Amplitude or PostHog: each registered user's install attribution is sent as user properties",
+    needs: 'postgres',
+    flags: {
+      ...PROJECT,
+      ...VENDOR,
+      key: {
+        type: 'string',
+        required: true,
+        description:
+          'Braze REST API key (users.track), Mixpanel project token, Amplitude API key or PostHog project API key (stored encrypted)',
+      },
+      endpoint: {
+        type: 'string',
+        description:
+          'Braze: the REST endpoint (required); Mixpanel: us, eu or in; Amplitude: us or eu; PostHog: us, eu or a self-hosted https URL (default us)',
+      },
+      active: { type: 'string', required: true, description: 'true or false' },
+    },
+    run: async (deps, f) => {
+      const vendor = vendorFlag(f);
+      const endpoint = opt(f, 'endpoint') ?? null;
+      if (vendor === 'braze' && endpoint === null) {
+        throw new InputError('--endpoint is required for braze (its REST endpoint)');
+      }
+      const input = { vendor, key: str(f, 'key').trim(), endpoint, active: trueOrFalse('active', str(f, 'active')) };
+      const checked = checkAnalyticsConnection(input);
+      if ('problem' in checked) {
+        throw new InputError(asFlags(vendor, checked.problem));
+      }
+      const c = await setAnalyticsConnection({ ...deps, now: Date.now }, str(f, 'project'), input);
+      return {
+        json: connectionJson(str(f, 'project'), c),
+        text: `${vendor} ${c.endpoint} ${c.active ? 'active' : 'inactive'} (key ${c.keyFingerprint})`,
+      };
+    },
+  },
+  {
+    path: ['connections', 'list-analytics'],
+    summary: "the project's analytics connections (never their keys: fingerprints)",
+    needs: 'postgres',
+    flags: PROJECT,
+    run: async (deps, f) => {
+      const projectId = (await requireProject(deps, str(f, 'project'))).id;
+      const found = await Promise.all(ANALYTICS_VENDORS.map((v) => findAnalyticsConnection(deps.sql, projectId, v)));
+      const list = found.filter((c): c is AnalyticsConnection => c !== undefined);
+      return {
+        json: list.map((c) => connectionJson(projectId, c)),
+        text: table(
+          ['vendor', 'endpoint', 'active', 'key'],
+          list.map((c) => [c.vendor, c.endpoint, String(c.active), c.keyFingerprint]),
+        ),
+      };
+    },
+  },
+  {
+    path: ['connections', 'remove-analytics'],
+    summary: 'remove an analytics connection: its queued deliveries end dead, unsent',
+    needs: 'postgres',
+    flags: { ...PROJECT, ...VENDOR },
+    run: async (deps, f) => {
+      const vendor = vendorFlag(f);
+      const projectId = (await requireProject(deps, str(f, 'project'))).id;
+      const removed = await deleteAnalyticsConnection(deps.sql, projectId, vendor);
+      return {
+        json: { project_id: projectId, vendor, removed },
+        text: removed ? `${vendor} connection removed` : `no ${vendor} connection was set; nothing removed`,
+      };
+    },
+  },
+];

@@ -1,0 +1,78 @@
+// One request of a vendor's public ingestion API carrying a batch of users' attribution:
+// - Braze: POST {rest_endpoint}/users/track, `Authorization: Bearer <REST API key>` (users.track),
+//   {"attributes": [{external_id | braze_id, attribution_…}]} (at most 75 objects).
+// - Mixpanel: POST {host}/engage?verbose=1, a JSON array of profile updates
+//   {$token, $distinct_id, $ip: "0", $ignore_time: true, $set} ($ip "0": not geolocated from our
+//   server's address; $ignore_time: "Last Seen" stays the app's). Answers 200 even for invalid data.
+// - Amplitude: POST {host}/identify, a form: api_key and identification, a JSON array of
+//   {user_id?, device_id?, user_properties: {$set}}.
+// - PostHog: POST {host}/batch/, {"api_key", "batch": [{event: "$set", distinct_id,
+//   properties: {$set}, timestamp}]}.
+// Every update only sets properties, so a retry that lands twice changes nothing.
+import type { AnalyticsVendor } from '../../store/postgres/analytics-connections.ts';
+import type { AnalyticsPayload } from './queue-analytics-deliveries.ts';
+import { PATHS } from './vendors.ts';
+
+export type VendorRequest = { url: string; body: string; contentType: string; headers: Record<string, string> };
+export type VendorRow = { payload: AnalyticsPayload; eventTime: Date };
+
+const JSON_TYPE = 'application/json';
+
+/** The vendor's URL: the stored endpoint, or the operator's ANALYTICS_BASE_URL/<vendor>. */
+export const vendorUrl = (vendor: AnalyticsVendor, endpoint: string, override?: string): string =>
+  `${override ? `${override}/${vendor}` : endpoint}${PATHS[vendor]}`;
+
+const props = (r: VendorRow): Record<string, string | boolean> => r.payload.properties ?? {};
+
+export function vendorRequest(vendor: AnalyticsVendor, url: string, key: string, rows: VendorRow[]): VendorRequest {
+  switch (vendor) {
+    case 'braze':
+      return {
+        url,
+        contentType: JSON_TYPE,
+        headers: { authorization: `Bearer ${key}` },
+        body: JSON.stringify({ attributes: rows.map((r) => ({ ...r.payload.ids, ...props(r) })) }),
+      };
+    case 'mixpanel': {
+      const updates = rows.map((r) => ({
+        $token: key,
+        $distinct_id: r.payload.ids.distinct_id,
+        $ip: '0',
+        $ignore_time: true,
+        $set: props(r),
+      }));
+      return { url, contentType: JSON_TYPE, headers: {}, body: JSON.stringify(updates) };
+    }
+    case 'amplitude': {
+      const identification = rows.map((r) => ({ ...r.payload.ids, user_properties: { $set: props(r) } }));
+      const form = new URLSearchParams({ api_key: key, identification: JSON.stringify(identification) });
+      return { url, contentType: 'application/x-www-form-urlencoded', headers: {}, body: form.toString() };
+    }
+    case 'posthog': {
+      const batch = rows.map((r) => ({
+        event: '$set',
+        distinct_id: r.payload.ids.distinct_id,
+        properties: { $set: props(r) },
+        timestamp: r.eventTime.toISOString(),
+      }));
+      return { url, contentType: JSON_TYPE, headers: {}, body: JSON.stringify({ api_key: key, batch }) };
+    }
+  }
+}
+
+/**
+ * Mixpanel answers 200 with {"status": 0, "error": …} for data it refuses: the same data would be
+ * refused again, so the batch is dead with Mixpanel's reason. Other vendors answer by status.
+ */
+export function refusedIn2xx(vendor: AnalyticsVendor, body: string): string | undefined {
+  if (vendor !== 'mixpanel') {
+    return undefined;
+  }
+  try {
+    const a: unknown = JSON.parse(body);
+    const answer = (typeof a === 'object' && a !== null ? a : {}) as { status?: unknown; error?: unknown };
+    return a === 1 || answer.status === 1 ? undefined : `Mixpanel refused the batch: ${String(answer.error ?? body)}`;
+  } catch {
+    return body.trim() === '1' ? undefined : `Mixpanel answered ${body.slice(0, 200)}`;
+  }
+}

@@ -1,0 +1,74 @@
+// CLI of the analytics integrations: connections set-analytics / list-analytics / remove-analytics,
+// as PUT / GET / DELETE /api/v1/connections/<vendor>. The key is stored sealed and only a
+// fingerprint is shown; a bad flag exits 2 naming the flag.
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/main.ts';
+import { deliveryEnv } from '../support/deliveries.ts';
+import { VENDOR_KEYS } from '../support/fake-analytics.ts';
+import { newProject, testEnv, useHarness } from '../support/harness.ts';
+
+const h = useHarness({ env: deliveryEnv() });
+
+async function cli(args: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const env = await testEnv({ SECRETS_KEY: deliveryEnv().SECRETS_KEY ?? '' });
+  const code = await runCli([...args, '--json'], env, { out: (s) => out.push(s), err: (s) => err.push(s) });
+  return { code, json: code === 0 ? JSON.parse(out.join('\n')) : undefined, text: out.join('\n'), err: err.join('\n') };
+}
+
+const fingerprint = (k: string) => createHash('sha256').update(k).digest('hex').slice(0, 12);
+
+describe('connections set-analytics, list-analytics, remove-analytics', () => {
+  it('when a vendor is set, listed and removed, then the key is sealed and only its fingerprint shows', async () => {
+    const p = await newProject(h().deps);
+    const id = p.project.id;
+    const base = ['--project', id, '--key', VENDOR_KEYS.posthog];
+
+    const set = await cli([
+      'connections',
+      'set-analytics',
+      ...base,
+      '--vendor',
+      'posthog',
+      '--endpoint',
+      'eu',
+      '--active',
+      'true',
+    ]);
+    const list = await cli(['connections', 'list-analytics', '--project', id]);
+    const [row] = await h().deps.sql<{ key_enc: string }[]>`
+      SELECT key_enc FROM analytics_connections WHERE project_id = ${id}`;
+    const removed = await cli(['connections', 'remove-analytics', '--project', id, '--vendor', 'posthog']);
+
+    const conn = {
+      project_id: id,
+      vendor: 'posthog',
+      endpoint: 'https://eu.i.posthog.com',
+      active: true,
+      activated_at: expect.any(String),
+      key_fingerprint: fingerprint(VENDOR_KEYS.posthog),
+    };
+    expect(set).toMatchObject({ code: 0, json: conn });
+    expect(list).toMatchObject({ code: 0, json: [conn] });
+    expect(removed).toMatchObject({ code: 0, json: { project_id: id, vendor: 'posthog', removed: true } });
+    expect(set.text + list.text).not.toContain(VENDOR_KEYS.posthog);
+    expect(row?.key_enc).toMatch(/^v1\./);
+    expect(row?.key_enc).not.toContain(VENDOR_KEYS.posthog);
+  });
+
+  it.each([
+    [['--vendor', 'clevertap', '--key', 'k'.repeat(10)], '--vendor must be one of braze, mixpanel, amplitude, posthog'],
+    [['--vendor', 'braze', '--key', 'k'.repeat(10)], '--endpoint is required for braze (its REST endpoint)'],
+    [['--vendor', 'mixpanel', '--key', 'short'], '--key must be 8 to 512 letters, digits, _, -, . or :'],
+    [['--vendor', 'amplitude', '--key', 'k'.repeat(10), '--endpoint', 'in'], '--endpoint must be one of us, eu'],
+  ])('when set-analytics gets %j, then it exits 2 naming the flag', async (flags, problem) => {
+    const p = await newProject(h().deps);
+
+    const res = await cli(['connections', 'set-analytics', '--project', p.project.id, ...flags, '--active', 'true']);
+
+    expect(res.code).toBe(2);
+    expect(res.err).toContain(problem);
+  });
+});
