@@ -13,6 +13,7 @@ import { registerHealthRoutes } from './http/routes/ops/health.ts';
 import { registerAnalyticsConnectionRoutes } from './http/routes/v1/analytics-connections.ts';
 import { registerAttributedUsersRoute } from './http/routes/v1/attributed-users.ts';
 import { registerAttributionResultRoute } from './http/routes/v1/attribution-result.ts';
+import { registerAudienceRoutes } from './http/routes/v1/audiences.ts';
 import { registerCampaignRoutes } from './http/routes/v1/campaigns.ts';
 import { registerConnectionRoutes } from './http/routes/v1/connections.ts';
 import { registerDeleteUserRoute } from './http/routes/v1/delete-user.ts';
@@ -132,6 +133,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       registerConnectionRoutes(v1, deps);
       registerAnalyticsConnectionRoutes(v1, deps);
       registerSkanSchemaRoutes(v1, deps);
+      registerAudienceRoutes(v1, deps);
     },
     { prefix: '/api/v1' },
   );

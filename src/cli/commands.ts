@@ -11,6 +11,7 @@ import { setWellKnown } from '../domain/projects/set-well-known.ts';
 import { escapeControlChars } from '../lib/control-chars.ts';
 import { listProjects, type Project } from '../store/postgres/projects.ts';
 import { ANALYTICS_COMMANDS } from './analytics-commands.ts';
+import { AUDIENCE_COMMANDS } from './audience-commands.ts';
 import { opt, PROJECT, str, wholeNumberFlag } from './command-kit.ts';
 import { DELIVERY_COMMANDS } from './delivery-commands.ts';
 import { FACT_COMMANDS } from './fact-commands.ts';
@@ -240,6 +241,7 @@ COMMANDS.push(...ANALYTICS_COMMANDS);
 COMMANDS.push(...SKAN_COMMANDS);
 COMMANDS.push(...UNINSTALL_COMMANDS);
 COMMANDS.push(...MCP_COMMANDS);
+COMMANDS.push(...AUDIENCE_COMMANDS);
 
 COMMANDS.push({
   path: ['projects', 'set-billing'],

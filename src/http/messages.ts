@@ -145,6 +145,21 @@ export const MSG = {
   searchTooLong: (max: number) => `search must be at most ${max} characters.`,
   tooManyEventNames: (field: string, max: number) => `${field} may list at most ${max} names.`,
   repeatedReportParameter: (field: string) => `${field} must be given at most once.`,
+  // audience segment exports (GET /api/v1/audiences/export; product notes "Remarketing"; texts are ours)
+  audienceActionRequired: 'Give one of event or payment_type.',
+  audienceActionBoth: 'Give either event or payment_type, not both.',
+  audienceEventTooLong: (max: number) => `event must be at most ${max} characters.`,
+  audienceInvalidPaymentType: (v: string) =>
+    `Invalid payment_type '${clip(v)}'. Use any or a payment type (FIRST_PAYMENT, ONE_TIME, DEFAULT, …).`,
+  audienceDateRequired: (field: string) => `${field} is required: a calendar date in the form YYYY-MM-DD.`,
+  audienceFormatRequired: 'format is required: meta, google, google_device_ids or plain.',
+  audienceInvalidFormat: (v: string) => `Invalid format '${clip(v)}'. Use meta, google, google_device_ids or plain.`,
+  audienceInvalidInactiveDays: (v: string, max: number) =>
+    `Invalid inactive_days '${clip(v)}'. Use a whole number of days from 1 to ${max}.`,
+  audienceInvalidInactiveBy: (v: string) => `Invalid inactive_by '${clip(v)}'. Use app_open or action.`,
+  audienceInactiveByWithoutDays: 'inactive_by needs inactive_days.',
+  audienceInvalidCountryCode: (v: string) =>
+    `Invalid phone_country_code '${clip(v)}'. Use the 1 to 3 digits of a calling code, such as 1 or 91.`,
   // MCP server (/mcp/<token>; product-notes "MCP"; the envelope texts are ours, the JSON-RPC error
   // messages are JSON-RPC 2.0's own names for its codes)
   mcpTokenInvalid: 'MCP token invalid or revoked.',

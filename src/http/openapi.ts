@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ANALYTICS_OPERATIONS } from './openapi-analytics.ts';
+import { AUDIENCE_OPERATIONS } from './openapi-audiences.ts';
 import { CLIENT_OPERATIONS } from './openapi-client.ts';
 import { COMMERCE_OPERATIONS } from './openapi-commerce.ts';
 import { LINK_OPERATIONS, OPS_OPERATIONS } from './openapi-links.ts';
@@ -15,9 +16,9 @@ import { V1_OPERATIONS } from './openapi-v1.ts';
 
 /**
  * A documented answer: its description, and the JSON schema of its body. Without a schema, an
- * error status (4xx, 5xx) gets the {msg, status} envelope; `html` marks an HTML page.
+ * error status (4xx, 5xx) gets the {msg, status} envelope; `html` marks an HTML page, `csv` a CSV file.
  */
-export type Response = string | { description: string; schema?: z.ZodType; html?: true };
+export type Response = string | { description: string; schema?: z.ZodType; html?: true; csv?: true };
 
 export type Operation = {
   method: 'get' | 'head' | 'post' | 'patch' | 'put' | 'delete';
@@ -39,6 +40,7 @@ export type Operation = {
 
 export const OPERATIONS: Operation[] = [
   ...V1_OPERATIONS,
+  ...AUDIENCE_OPERATIONS,
   ...REVENUECAT_OPERATIONS,
   ...ANALYTICS_OPERATIONS,
   ...CLIENT_OPERATIONS,
@@ -86,6 +88,9 @@ function response(op: Operation, code: string, r: Response): Json {
   }
   if (own.html) {
     return { description, content: { 'text/html': { schema: { type: 'string' } } } };
+  }
+  if (own.csv) {
+    return { description, content: { 'text/csv': { schema: { type: 'string' } } } };
   }
   if (Number(code) >= 400) {
     return { description, content: { 'application/json': { schema: ERROR_REF } } };

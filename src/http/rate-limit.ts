@@ -6,7 +6,8 @@ import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../deps.ts';
 import { RateLimitError } from './errors.ts';
 
-export type RateLimitGroup = 'data' | 'campaign' | 'reporting';
+/** export: audience exports, on reporting's rule (1/min per key) with a budget of their own. */
+export type RateLimitGroup = 'data' | 'campaign' | 'reporting' | 'export';
 
 type Rule = { limit: number; windowMs: number; retryAfter: number };
 
@@ -20,6 +21,7 @@ function ruleFor(deps: Deps, group: RateLimitGroup | 'ip' | 'client'): Rule {
     case 'campaign':
       return { limit: r.campaignPerSecond, windowMs: 1000, retryAfter: 1 };
     case 'reporting':
+    case 'export':
       return { limit: r.reportingPerMinute, windowMs: 60_000, retryAfter: 60 };
     case 'client':
       return { limit: r.clientPerSecond, windowMs: 1000, retryAfter: 1 };

@@ -149,7 +149,9 @@ describe('schemas of the answers', () => {
       .filter(([m, path]) => m !== 'HEAD' && !['/', '/{display_id}', '/{display_id}/', '/docs'].includes(path))
       .flatMap(([m, path, op]) =>
         Object.entries(op.responses)
+          // A CSV download (GET /api/v1/audiences/export) is a file, not JSON.
           .filter(([code, r]) => /^2\d\d$/.test(code) && code !== '204' && !r.content?.['application/json']?.schema)
+          .filter(([, r]) => !r.content?.['text/csv'])
           .map(([code]) => `${m} ${path} ${code}`),
       );
     expect(bare).toEqual([]);

@@ -27,6 +27,7 @@ const V1_TEXTS: Record<string, Texts> = {
   'GET /api/v1/get-attribution-result': DATA,
   'GET /api/v1/attributed-users': USERS,
   'GET /api/v1/reporting/campaigns': DATA,
+  'GET /api/v1/audiences/export': DATA,
   'POST /api/v1/capture-event': DATA,
   'POST /api/v1/capture-payment': DATA,
   'POST /api/v1/remove-payment': DATA,
