@@ -69,6 +69,10 @@ function branch(
   return `SELECT campaign_id, ${counters}, ${money('revenue')}, ${money('spend')} FROM ${table} WHERE ${where} GROUP BY campaign_id`;
 }
 
+/** Payments that are revenue (ClickHouse migration 0031): completed, withdrawals and refunds left out. */
+const REVENUE_PAYMENT = `status = 'PAYMENT_COMPLETED' AND type NOT IN
+  ('FUNDS_WITHDRAWAL', 'SUBSCRIPTION_CANCELLED', 'SUBSCRIPTION_REFUNDED', 'SUBSCRIPTION_BILLING_ISSUE')`;
+
 const decision = (kinds: string) => `kind IN (${kinds})`;
 
 export const RAW_TOTALS_SQL = `SELECT campaign_id, ${COLS.map((c) => `toString(sum(${c})) AS ${c}`).join(', ')},
@@ -90,7 +94,7 @@ export const RAW_TOTALS_SQL = `SELECT campaign_id, ${COLS.map((c) => `toString(s
       revenue_events: 'countIf(has_amount = 1)',
       revenue: 'sumIf(amount, has_amount = 1)',
     })}
-    UNION ALL ${branch('payments', `${WHERE} AND status = 'PAYMENT_COMPLETED'`, {
+    UNION ALL ${branch('payments', `${WHERE} AND ${REVENUE_PAYMENT}`, {
       revenue_events: 'sum(sign)',
       revenue: 'sum(amount * sign)',
     })}

@@ -1,4 +1,4 @@
-// Materialized views (clickhouse/migrations/0007-0012, 0016, 0017, 0020, 0028). STYLE.md: a batch retried with the same
+// Materialized views (clickhouse/migrations/0007-0012, 0016, 0017, 0020, 0028, 0031). STYLE.md: a batch retried with the same
 // dedup token lands once in the raw table and once in every view target; and every aggregate
 // metric equals a brute-force query over the raw facts. Facts are written with insertFactRows (the
 // writer's insert), full rows only. Merges are stopped so row counts of the targets are exact.
@@ -15,6 +15,9 @@ const C = 'campaign_id, platform, ad_set_id, creative_id, keyword_id, install_da
 const DAY_N = `toUInt16(dateDiff('day', install_day, day)) AS day_n`;
 const IN_WINDOW = `dateDiff('day', install_day, day) BETWEEN 0 AND 30`;
 const COMPLETED = `status = 'PAYMENT_COMPLETED'`;
+// Revenue: completed payments that are money in (0031: withdrawals and refunds are payment_events only).
+const REVENUE = `${COMPLETED} AND type NOT IN
+  ('FUNDS_WITHDRAWAL', 'SUBSCRIPTION_CANCELLED', 'SUBSCRIPTION_REFUNDED', 'SUBSCRIPTION_BILLING_ISSUE')`;
 
 let ch: ClickHouseClient;
 const unique = (name: string) => `mv-${name}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
@@ -162,12 +165,12 @@ describe('metrics equal brute force over the raw facts', () => {
     [
       'campaign_daily.revenue_events',
       sumOf('campaign_daily', K, 'revenue_events'),
-      union(K, [part(K, 'toInt64(1)', 'events', 'has_amount = 1'), part(K, 'toInt64(sign)', 'payments', COMPLETED)]),
+      union(K, [part(K, 'toInt64(1)', 'events', 'has_amount = 1'), part(K, 'toInt64(sign)', 'payments', REVENUE)]),
     ],
     [
       'campaign_daily.revenue',
       sumOf('campaign_daily', K, 'revenue'),
-      union(K, [part(K, 'amount', 'events', 'has_amount = 1'), part(K, 'amount * sign', 'payments', COMPLETED)]),
+      union(K, [part(K, 'amount', 'events', 'has_amount = 1'), part(K, 'amount * sign', 'payments', REVENUE)]),
     ],
     [
       'campaign_daily.spend',
@@ -234,7 +237,7 @@ describe('metrics equal brute force over the raw facts', () => {
       sumOf('revenue_cohort', `${C}, day_n`, 'revenue'),
       union(`${C}, day_n`, [
         part(`${C}, ${DAY_N}`, 'amount', 'events', `has_amount = 1 AND ${IN_WINDOW}`),
-        part(`${C}, ${DAY_N}`, 'amount * sign', 'payments', `${COMPLETED} AND ${IN_WINDOW}`),
+        part(`${C}, ${DAY_N}`, 'amount * sign', 'payments', `${REVENUE} AND ${IN_WINDOW}`),
       ]),
     ],
     ...(['clicks', 'installs', 'signups', 'revenue_events', 'revenue', 'spend'] as const).map(
@@ -270,7 +273,7 @@ describe('metrics equal brute force over the raw facts', () => {
     [
       'v_campaign_daily.revenue',
       view('revenue'),
-      union(CD, [part(CD, 'amount', 'events', 'has_amount = 1'), part(CD, 'amount * sign', 'payments', COMPLETED)]),
+      union(CD, [part(CD, 'amount', 'events', 'has_amount = 1'), part(CD, 'amount * sign', 'payments', REVENUE)]),
     ],
     ['v_campaign_daily.spend', view('spend'), raw(CD, 'sum(amount * sign)', 'spend')],
     [

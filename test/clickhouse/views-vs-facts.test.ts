@@ -62,7 +62,15 @@ function recipe(i: number, projectId: string, from: string, to: string): string 
 
 type Installed = { iid: string; userId: string; day: string };
 
-/** At `ms`: a click a minute before, init with its Play referrer, the decision, a sign-up, two events and two payments. */
+/** Payments that are revenue (README "Reporting", revenue): completed, and money in. */
+const REVENUE = `status = 'PAYMENT_COMPLETED' AND type NOT IN
+  ('FUNDS_WITHDRAWAL', 'SUBSCRIPTION_CANCELLED', 'SUBSCRIPTION_REFUNDED', 'SUBSCRIPTION_BILLING_ISSUE')`;
+
+/**
+ * At `ms`: a click a minute before, init with its Play referrer, the decision, a sign-up, two events and
+ * four payments: 10 completed, 7 initiated, and a withdrawal and a refunded subscription sent as
+ * completed (README "Reporting": not revenue; payment_events only).
+ */
 async function journey(hh: Harness, p: TestProject, campaign: Campaign, ms: number, userId: string): Promise<string> {
   const ip = randomIp();
   const { referrer } = await at(hh, ms, () =>
@@ -96,6 +104,13 @@ async function journey(hh: Harness, p: TestProject, campaign: Campaign, ms: numb
         })
       ).statusCode,
     ).toBe(201);
+    for (const [type, amount] of [
+      ['FUNDS_WITHDRAWAL', 30],
+      ['SUBSCRIPTION_REFUNDED', 4],
+    ] as const) {
+      const res = await post(hh, 'capture-payment', { ...base, amount, type, payment_id: `${userId}-${type}` });
+      expect(res.statusCode).toBe(201);
+    }
   });
   return iid;
 }
@@ -123,13 +138,12 @@ beforeAll(async () => {
     const iid = await journey(hh, b, cb, Date.parse(t.iso), userId);
     installed.push({ iid, userId, day: t.day });
   }
-  // A refund of the fourth install's payment (01:30 EST on the fall-back day), weeks later.
-  const refund = await post(hh, 'remove-captured-payment', {
-    token: a.token,
-    platform: 'ANDROID',
-    payment_id: 'user-3-paid',
-  });
-  expect(refund.statusCode).toBe(200);
+  // A refund of the fourth install's payment (01:30 EST on the fall-back day), weeks later, and the
+  // removal of the third install's withdrawal (not revenue: it must not subtract any).
+  for (const payment_id of ['user-3-paid', 'user-2-FUNDS_WITHDRAWAL']) {
+    const refund = await post(hh, 'remove-captured-payment', { token: a.token, platform: 'ANDROID', payment_id });
+    expect(refund.statusCode).toBe(200);
+  }
   // Spend, restated: 40 then 25 on the night before fall back; 12 on the fall-back day.
   for (const rows of [
     [{ day: '2026-10-31', campaign_display_id: ca.displayId, amount: 40, impressions: 5000, clicks: 70 }],
@@ -166,7 +180,7 @@ async function oracleRows(p: TestProject): Promise<Record<string, string>[]> {
        UNION ALL SELECT ${K}, 0, 0, 0, toInt64(count()), toInt64(countIf(has_amount = 1)), sumIf(amount, has_amount = 1), 0, 0, 0, 0
          FROM events WHERE project_id = {p:String} GROUP BY ${K}
        UNION ALL SELECT ${K}, 0, 0, 0, 0, toInt64(sum(sign)), sum(amount * sign), 0, 0, 0, 0
-         FROM payments WHERE project_id = {p:String} AND status = 'PAYMENT_COMPLETED' GROUP BY ${K}
+         FROM payments WHERE project_id = {p:String} AND ${REVENUE} GROUP BY ${K}
        UNION ALL SELECT ${K}, 0, 0, 0, 0, 0, 0, sum(amount * sign), sum(impressions * sign), sum(clicks * sign), 0 FROM spend WHERE project_id = {p:String} GROUP BY ${K}
        UNION ALL SELECT ${K}, 0, 0, 0, 0, 0, 0, 0, 0, 0, toInt64(uniqExact(install_instance_id))
          FROM install_events WHERE project_id = {p:String} AND kind != 'reinstall_after_uninstall' GROUP BY ${K}
@@ -312,7 +326,7 @@ describe('aggregates and views against the raw facts, around midnight and DST', 
          SELECT install_day, toUInt16(dateDiff('day', install_day, day)) AS day_n, sumIf(amount, has_amount = 1) AS r
            FROM events WHERE project_id = {p:String} GROUP BY install_day, day_n
          UNION ALL SELECT install_day, toUInt16(dateDiff('day', install_day, day)) AS day_n, sum(amount * sign)
-           FROM payments WHERE project_id = {p:String} AND status = 'PAYMENT_COMPLETED' GROUP BY install_day, day_n)
+           FROM payments WHERE project_id = {p:String} AND ${REVENUE} GROUP BY install_day, day_n)
        GROUP BY d, n ORDER BY d, n`,
       { p: a.project.id },
     );

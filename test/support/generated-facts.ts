@@ -2,7 +2,8 @@
 // materialized-view tests: several campaigns (and organic), platforms, ad sets, creatives, keywords
 // and days across a month boundary; installs, reinstalls, re-engagements, suspicious and
 // view-through decisions; app opens inside and outside the 30-day cohort window; events with and
-// without amounts (names include '__proto__'); completed and failed payments, one removed (sign -1);
+// without amounts (names include '__proto__'); completed and failed payments, two removed (sign -1),
+// a withdrawal (removed) and a refunded subscription among them (not revenue);
 // spend with a restatement (-1 old, +1 new).
 import type { ClickHouseClient } from '../../src/store/clickhouse/client.ts';
 import { insertFactRows } from '../../src/store/clickhouse/facts.ts';
@@ -246,6 +247,7 @@ export function generateFacts(projectId: string, seed: number): FactSet {
   for (let i = 0; i < 16; i++) {
     const x = pick(installs);
     const day = addDays(x.day, pick([0, 2, 7]));
+    const picked = pick(['FIRST_PAYMENT', 'RECURRING', 'DEFAULT']);
     facts.payments.push({
       event_id: id('pay'),
       project_id: projectId,
@@ -253,7 +255,8 @@ export function generateFacts(projectId: string, seed: number): FactSet {
       user_id: x.user,
       payment_id: `p${seed}_${i}`,
       payment_row: String(i + 1),
-      type: pick(['FIRST_PAYMENT', 'RECURRING', 'DEFAULT']),
+      // Completed payments that are not revenue (README "Reporting"): the second is removed below.
+      type: i === 1 ? 'FUNDS_WITHDRAWAL' : i === 6 ? 'SUBSCRIPTION_REFUNDED' : picked,
       status: i % 5 === 4 ? 'PAYMENT_FAILED' : 'PAYMENT_COMPLETED',
       amount: `${10 + i}.25`,
       sign: 1,

@@ -2,7 +2,9 @@
 // (never read back from a store): each install's attribution as the engine's rules decide it (the
 // click it came from; reinstall when the device installed before; suspicious under 10 s from click
 // to install), and every click, decision, re-engagement, sign-up, event, payment, install event and
-// spend row with its campaign key, platform and project-local day.
+// spend row with its campaign key, platform and project-local day. A completed payment is revenue
+// unless its type moves no money in (README "Reporting": withdrawals, refunds, cancellations and
+// billing issues count only in payment_events).
 import { localDay } from '../../src/lib/time.ts';
 import type { Keys, Platform, Scenario } from './report-scenario.ts';
 
@@ -15,7 +17,16 @@ export type OFact =
   | (Base & { t: 'decision'; kind: 'install' | 'reinstall' | 'reengagement'; suspicious: boolean })
   | (Base & { t: 'signup' })
   | (Base & { t: 'event'; name: string; amount: string | null; user: string; install: number })
-  | (Base & { t: 'payment'; type: string; amount: string; sign: 1 | -1; user: string; install: number })
+  | (Base & {
+      t: 'payment';
+      type: string;
+      amount: string;
+      sign: 1 | -1;
+      user: string;
+      install: number;
+      /** Counts in revenue, revenue_event_count, ROAS and daywise revenue (payment_events counts every type). */
+      revenue: boolean;
+    })
   | (Base & { t: 'open'; install: number })
   | (Base & { t: 'spend'; amount: string });
 
@@ -27,6 +38,14 @@ export type OInstall = Key & {
   /** Project-local days the install was active (init: install or app open). */
   activeDays: Set<string>;
 };
+
+/** Completed payment types that are not revenue (not money in). */
+export const NOT_REVENUE_TYPES = new Set([
+  'FUNDS_WITHDRAWAL',
+  'SUBSCRIPTION_CANCELLED',
+  'SUBSCRIPTION_REFUNDED',
+  'SUBSCRIPTION_BILLING_ISSUE',
+]);
 
 const ORGANIC = -1;
 const keyOf = (campaign: number, k: Keys) => ({
@@ -96,7 +115,14 @@ export function deriveFacts(s: Scenario): { facts: OFact[]; installs: OInstall[]
     });
   }
   for (const p of s.payments.filter((x) => x.status === 'PAYMENT_COMPLETED')) {
-    const row = { ...base(p.install, p.ts), type: p.type, amount: p.amount, user: p.userId, install: p.install };
+    const row = {
+      ...base(p.install, p.ts),
+      type: p.type,
+      amount: p.amount,
+      user: p.userId,
+      install: p.install,
+      revenue: !NOT_REVENUE_TYPES.has(p.type),
+    };
     facts.push({ t: 'payment', ...row, sign: 1 });
     if (p.removedTs !== null) {
       facts.push({ t: 'payment', ...row, sign: -1 });

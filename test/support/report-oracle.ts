@@ -95,7 +95,7 @@ export function expectedReport(o: OracleInput, q: OracleQuery) {
       if (f.t === 'event' && f.amount !== null) {
         revenue += nano(f.amount);
         revenueEvents += 1;
-      } else if (f.t === 'payment') {
+      } else if (f.t === 'payment' && f.revenue) {
         revenue += BigInt(f.sign) * nano(f.amount);
         revenueEvents += f.sign;
       } else if (f.t === 'spend') {
@@ -210,7 +210,7 @@ export function expectedReport(o: OracleInput, q: OracleQuery) {
       }
       let sum = 0n;
       for (const f of o.facts) {
-        if ((f.t === 'event' || f.t === 'payment') && c.has(f.install)) {
+        if ((f.t === 'event' || (f.t === 'payment' && f.revenue)) && c.has(f.install)) {
           const x = o.installs[f.install] as OInstall;
           const dn = dayNum(f.day) - dayNum(x.installDay);
           if (dn >= 0 && dn <= n) {

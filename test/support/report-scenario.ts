@@ -2,9 +2,10 @@
 // listings, networks, an inactive and a deleted one), clicks, installs (attributed by Play referrer
 // on Android and by advertising id on iOS, a few suspicious, reinstalls of a device seen before,
 // organic ones), app opens over 35 days, re-engagements, sign-ups, custom events (prototype names
-// included, some with amounts), payments (completed, failed, removed later) and spend with
-// restatements. Pure data: report-writer.ts sends it through the real write paths and
-// report-oracle.ts computes every reported number from it by brute force.
+// included, some with amounts), payments (completed, failed, removed later; withdrawals and refunded
+// subscriptions among the types) and spend with restatements. Pure data: report-writer.ts sends it
+// through the real write paths and report-oracle.ts computes every reported number from it by brute
+// force.
 export type Rng = () => number;
 
 /** mulberry32: small, fast, good enough for test data, identical on every machine. */
@@ -80,7 +81,14 @@ export type Scenario = {
 };
 
 export const EVENT_NAMES = ['__proto__', 'constructor', 'toString', 'level_up', 'purchase', 'tutorial done'];
-export const PAYMENT_TYPES = ['DEFAULT', 'FIRST_PAYMENT', 'SUBSCRIPTION_RENEWED'];
+// Withdrawals and refunded subscriptions sent as completed: payment_events lists them, revenue not.
+export const PAYMENT_TYPES = [
+  'DEFAULT',
+  'FIRST_PAYMENT',
+  'SUBSCRIPTION_RENEWED',
+  'FUNDS_WITHDRAWAL',
+  'SUBSCRIPTION_REFUNDED',
+];
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
