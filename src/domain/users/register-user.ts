@@ -82,7 +82,14 @@ export async function registerUser(
       userCreatedAt: input.userCreatedAt,
       attributedAt: new Date(now),
     });
-    const tied = await tieInstallToUser(tx, project.id, input.installInstanceId, input.userId, reattributionMs);
+    const tied = await tieInstallToUser(
+      tx,
+      project.id,
+      input.installInstanceId,
+      input.userId,
+      reattributionMs,
+      user.created,
+    );
     if (!tied) {
       throw new ApiError(400, MSG.installNotFound);
     }

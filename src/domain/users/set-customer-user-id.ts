@@ -22,7 +22,7 @@ export async function setCustomerUserId(
   const { reattributionWindowMs } = attributionSettings(await findAttributionSettingsCached(deps.sql, project.id));
   // One statement: a deadlock victim committed nothing and may run again (pool.ts).
   const tied = await retryConflicts(() =>
-    tieInstallToUser(deps.sql, project.id, input.installInstanceId, input.userId, reattributionWindowMs),
+    tieInstallToUser(deps.sql, project.id, input.installInstanceId, input.userId, reattributionWindowMs, false),
   );
   if (!tied) {
     throw new ApiError(400, MSG.installNotFound);

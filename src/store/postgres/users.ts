@@ -47,7 +47,10 @@ export type TiedInstall = {
  * earlier install of the project (tied to it, or registered on it) created within the reattribution
  * window before it, as device ids are (reinstalls.ts). Only the install's first tie to this user
  * decides: a repeated trigger on it is a re-login, so a sign-up on B, a login on an older A and a
- * trigger again on B leave B a first install. Undefined: no such install.
+ * trigger again on B leave B a first install. The user's registering install is never marked by a
+ * later tie (`registers`: this call just registered the user, whose registration decides), so an
+ * account switch on B (U, then V, then U again) leaves it a first install too. Undefined: no such
+ * install.
  */
 export async function tieInstallToUser(
   sql: Sql,
@@ -55,6 +58,7 @@ export async function tieInstallToUser(
   installInstanceId: string,
   userId: string,
   reattributionWindowMs: number,
+  registers: boolean,
 ): Promise<TiedInstall | undefined> {
   const [row] = await sql<
     {
@@ -69,7 +73,10 @@ export async function tieInstallToUser(
     UPDATE installs i SET user_id = ${userId},
       -- Two EXISTS, not one with an OR across two columns: each reads one index (installs_user, the
       -- primary key) where the OR read every install of the project (~2.4 ms a trigger at 4k installs).
-      is_reinstall = i.is_reinstall OR (i.user_id IS DISTINCT FROM ${userId} AND (EXISTS (
+      is_reinstall = i.is_reinstall OR (i.user_id IS DISTINCT FROM ${userId} AND (${registers}
+        OR i.install_instance_id IS DISTINCT FROM (
+          SELECT u.install_instance_id FROM app_users u WHERE u.project_id = ${projectId} AND u.user_id = ${userId}))
+      AND (EXISTS (
         SELECT 1 FROM installs o
         WHERE o.project_id = i.project_id AND o.user_id = ${userId}
           AND o.install_instance_id <> i.install_instance_id AND o.created_at < i.created_at

@@ -20,7 +20,7 @@ import {
   useClientHarness,
 } from '../../support/client.ts';
 import { newProject, type TestProject } from '../../support/harness.ts';
-import { installUser, trigger } from '../../support/users.ts';
+import { appUsers, installUser, trigger } from '../../support/users.ts';
 
 const h = useClientHarness();
 
@@ -118,7 +118,7 @@ describe('first triggers of one user on two installs at once', () => {
     // The older install's trigger transaction, paused after its tie and insert, as a slow commit.
     const olderTx = deps.sql.begin(async (txh) => {
       const tx = asSql(txh);
-      await tieInstallToUser(tx, p.project.id, older, 'u-race', 90 * 86_400_000);
+      await tieInstallToUser(tx, p.project.id, older, 'u-race', 90 * 86_400_000, false);
       await upsertAppUser(tx, {
         projectId: p.project.id,
         userId: 'u-race',
@@ -181,4 +181,56 @@ describe('the reattribution window on user ids', () => {
       expect(await loginAfter(20, 30, how)).toBe(true);
     },
   );
+});
+
+describe('a re-login after switching accounts on the registering install', () => {
+  // Was: B's current user was V, so the tie back to U compared B with the older A again and marked
+  // B, U's registering install, a reinstall.
+  it('when U signed up on B, logged in on older A, and B switches to V and back to U, then B stays a first install', async () => {
+    const { deps } = h();
+    const p = await newProject(deps);
+    const olderA = await organicInstall(p);
+    const newerB = await organicInstall(p);
+    expect((await trigger(h(), p.token, newerB, 'u-switch')).json().data.trigger).toBe(true);
+    expect((await trigger(h(), p.token, olderA, 'u-switch')).json().data.trigger).toBe(false);
+    expect((await trigger(h(), p.token, newerB, 'v-other')).json().data.trigger).toBe(true);
+
+    expect((await trigger(h(), p.token, newerB, 'u-switch')).json().data.trigger).toBe(false);
+
+    // U is still registered on B (its registering install).
+    expect((await appUsers(deps, p)).find((u) => u.user_id === 'u-switch')?.install_instance_id).toBe(newerB);
+    expect(await installUser(deps, p, newerB)).toEqual({ user_id: 'u-switch', is_reinstall: false });
+  });
+
+  // Same rule through customer-user-id (README: "with the same reinstall rule").
+  it('when the switch back goes through customer-user-id, then B stays a first install', async () => {
+    const { deps } = h();
+    const p = await newProject(deps);
+    const olderA = await organicInstall(p);
+    const newerB = await organicInstall(p);
+    await trigger(h(), p.token, newerB, 'u-cuid');
+    await trigger(h(), p.token, olderA, 'u-cuid');
+    await trigger(h(), p.token, newerB, 'v-cuid');
+
+    const res = await post(h(), 'customer-user-id', {
+      token: p.token,
+      platform: 'ANDROID',
+      install_instance_id: newerB,
+      user_id: 'u-cuid',
+    });
+
+    expect(res.statusCode).toBe(200);
+    expect(await installUser(deps, p, newerB)).toEqual({ user_id: 'u-cuid', is_reinstall: false });
+    expect((await lookup(p, 'u-cuid')).json().data.match.reinstall).toBe(false);
+  });
+
+  it('when B alone switches U → V → U, then B is no reinstall', async () => {
+    const { deps } = h();
+    const p = await newProject(deps);
+    const b = await organicInstall(p);
+    await trigger(h(), p.token, b, 'u-alone');
+    await trigger(h(), p.token, b, 'v-alone');
+    await trigger(h(), p.token, b, 'u-alone');
+    expect(await installUser(deps, p, b)).toEqual({ user_id: 'u-alone', is_reinstall: false });
+  });
 });
