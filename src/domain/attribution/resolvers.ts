@@ -25,11 +25,18 @@ export interface NetworkResolver {
   resolve(input: { projectId: string; install: InstallRecord }): Promise<NetworkClaim | null>;
 }
 
-/** The network could not answer now; another attempt later may get the claim. */
-export class NetworkUnavailableError extends Error {}
-
 /** Retries per install and network; with the attribution queue's backoff they span ~8 s. */
 export const NETWORK_RETRY_LIMIT = 4;
+
+/** The network could not answer now; another attempt later may get the claim. */
+export class NetworkUnavailableError extends Error {
+  /** How many retries this failure may take per install and network (NETWORK_RETRY_LIMIT unless said). */
+  readonly retryLimit: number;
+  constructor(message: string, retryLimit = NETWORK_RETRY_LIMIT) {
+    super(message);
+    this.retryLimit = retryLimit;
+  }
+}
 const RETRY_COUNT_TTL_SECONDS = 24 * 3600;
 
 const FIRST_ON: Record<NetworkResolver['method'], string> = { meta_referrer: 'ANDROID', apple_search_ads: 'IOS' };
@@ -40,12 +47,12 @@ function inPlatformOrder(resolvers: NetworkResolver[], platform: string): Networ
 }
 
 /** Counts one more failed attempt; true while retries remain. */
-async function spendRetry(cache: Cache, install: InstallRecord, method: string): Promise<boolean> {
+async function spendRetry(cache: Cache, install: InstallRecord, method: string, limit: number): Promise<boolean> {
   const key = `network-retry:${install.projectId}:${install.installInstanceId}:${method}`;
   try {
     const used = Number((await cache.get(key)) ?? '0') + 1;
     await cache.set(key, String(used), RETRY_COUNT_TTL_SECONDS);
-    return used <= NETWORK_RETRY_LIMIT;
+    return used <= limit;
   } catch {
     return false;
   }
@@ -66,7 +73,10 @@ export async function resolveNetworkClaim(
       if (err instanceof ConfigError) {
         throw err;
       }
-      if (err instanceof NetworkUnavailableError && (await spendRetry(deps.cache, install, resolver.method))) {
+      if (
+        err instanceof NetworkUnavailableError &&
+        (await spendRetry(deps.cache, install, resolver.method, err.retryLimit))
+      ) {
         throw err;
       }
       deps.log.warn(

@@ -8,6 +8,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../src/cli/main.ts';
+import { APPLE_NOT_YET_RETRY_LIMIT } from '../../../src/domain/attribution/apple-search-ads.ts';
 import { attributeInstalls, RetryLaterError } from '../../../src/domain/attribution/attribute-install.ts';
 import { NETWORK_RETRY_LIMIT } from '../../../src/domain/attribution/resolvers.ts';
 import { createCampaign } from '../../../src/domain/campaigns/create-campaign.ts';
@@ -153,24 +154,24 @@ describe('Apple Search Ads', () => {
   });
 
   it.each([
-    ['500', '500'],
-    ['404 (the token is not known yet)', '404'],
+    ['500', '500', NETWORK_RETRY_LIMIT],
+    ['404 (the token is not known yet)', '404', APPLE_NOT_YET_RETRY_LIMIT],
   ])(
-    `when Apple answers %s every time, then the job retries ${NETWORK_RETRY_LIMIT} times, then decides without the claim`,
-    async (_name, status) => {
+    'when Apple answers %s every time, then the job retries (status %s) %i times, then decides without the claim',
+    async (_name, status, retries) => {
       const p = await newProject(h().deps);
       await mappedCampaign(p, 'APPLE_SEARCH_ADS', '542370539');
       const t = token(status);
       const iid = await iosInit(p, t);
 
-      for (let i = 0; i < NETWORK_RETRY_LIMIT; i++) {
+      for (let i = 0; i < retries; i++) {
         await expect(attribute(h(), p, iid)).rejects.toThrow(RetryLaterError);
       }
       expect(await installRow(p, iid)).toMatchObject({ attribution_status: 'pending' });
       const decision = await attribute(h(), p, iid);
 
       expect(decision).toMatchObject({ method: 'organic', attributionType: 'ORGANIC' });
-      expect(apple.requestsFor(t)).toHaveLength(NETWORK_RETRY_LIMIT + 1);
+      expect(apple.requestsFor(t)).toHaveLength(retries + 1);
       expect(await installRow(p, iid)).toMatchObject({ attribution_status: 'decided', attribution_method: 'organic' });
     },
   );
@@ -183,7 +184,7 @@ describe('Apple Search Ads', () => {
     await flushFacts(h());
     const iid = await iosInit(p, token('404'), ip);
 
-    for (let i = 0; i < NETWORK_RETRY_LIMIT; i++) {
+    for (let i = 0; i < APPLE_NOT_YET_RETRY_LIMIT; i++) {
       await expect(attribute(h(), p, iid)).rejects.toThrow(RetryLaterError);
     }
     const decision = await attribute(h(), p, iid);
