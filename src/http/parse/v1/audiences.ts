@@ -20,8 +20,8 @@ import { storable } from '../../../lib/storable.ts';
 import { charLength } from '../../../lib/validate.ts';
 import { ApiError } from '../../errors.ts';
 import { MSG } from '../../messages.ts';
-import { queryValue } from '../common.ts';
 import { anyCaseEnum, upTo } from '../doc-patterns.ts';
+import { isCalendarDate, readEnum, scalar } from './query-values.ts';
 
 const DATE = '\\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\\d|3[01])';
 const anyCaseOf = (values: readonly string[]) => new RegExp(anyCaseEnum(values, { trim: true, empty: false }));
@@ -85,26 +85,6 @@ export const audienceQuerySchema = z.object({
     }),
 });
 
-/** One value of a scalar parameter; '' counts as absent, a repeated key is refused. */
-function scalar(query: unknown, key: string): string | undefined {
-  const v = queryValue(query, key);
-  if (Array.isArray(v)) {
-    throw new ApiError(400, MSG.repeatedReportParameter(key));
-  }
-  const t = v?.trim();
-  return t ? t : undefined;
-}
-
-function isCalendarDate(v: string): boolean {
-  if (!new RegExp(`^${DATE}$`).test(v)) {
-    return false;
-  }
-  const [y, m, d] = v.split('-').map(Number) as [number, number, number];
-  const date = new Date(0);
-  date.setUTCFullYear(y, m - 1, d);
-  return y >= 1 && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
-}
-
 function readDate(query: unknown, key: 'from' | 'to'): string {
   const v = scalar(query, key);
   if (v === undefined) {
@@ -136,18 +116,6 @@ function readAction(query: unknown): AudienceInput['action'] {
     throw new ApiError(400, MSG.audienceInvalidPaymentType(type));
   }
   return { kind: 'payment', type: t === 'ANY' ? null : t };
-}
-
-function readEnum<T extends string>(query: unknown, key: string, allowed: readonly T[], bad: (v: string) => string) {
-  const raw = scalar(query, key);
-  if (raw === undefined) {
-    return undefined;
-  }
-  const v = raw.toLowerCase();
-  if (!(allowed as readonly string[]).includes(v)) {
-    throw new ApiError(400, bad(raw));
-  }
-  return v as T;
 }
 
 function readInactive(query: unknown): AudienceInput['inactive'] {

@@ -20,6 +20,7 @@ import { MSG } from '../../messages.ts';
 import { queryValue } from '../common.ts';
 import { anyCaseEnum, trimmedText, upTo } from '../doc-patterns.ts';
 import { paginationQuerySchema, parsePagination } from './pagination.ts';
+import { isCalendarDate, readEnum, scalar } from './query-values.ts';
 
 export const REPORT_DEFAULT_LIMIT = 10;
 export const REPORT_MAX_LIMIT = 100;
@@ -99,30 +100,6 @@ export const reportQuerySchema = paginationQuerySchema(REPORT_DEFAULT_LIMIT, REP
     }),
 });
 
-/** One value of a scalar parameter; '' counts as absent, a repeated key is refused. */
-function scalar(query: unknown, key: string): string | undefined {
-  const v = queryValue(query, key);
-  if (Array.isArray(v)) {
-    throw new ApiError(400, MSG.repeatedReportParameter(key));
-  }
-  const t = v?.trim();
-  return t ? t : undefined;
-}
-
-const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-function isCalendarDate(v: string): boolean {
-  const m = DATE_RE.exec(v);
-  if (!m) {
-    return false;
-  }
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  // setUTCFullYear, not Date.UTC: Date.UTC reads years 0-99 as 1900-1999, and refused 0050-01-01.
-  const date = new Date(0);
-  date.setUTCFullYear(y, mo - 1, d);
-  return y >= 1 && date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
-}
-
 function readDate(query: unknown, key: string, alias: string): string | null {
   const own = scalar(query, key);
   const [field, value] = own !== undefined ? [key, own] : [alias, scalar(query, alias)];
@@ -133,24 +110,6 @@ function readDate(query: unknown, key: string, alias: string): string | null {
     throw new ApiError(400, MSG.invalidReportDate(field, value));
   }
   return value;
-}
-
-function readEnum<T extends string>(
-  query: unknown,
-  key: string,
-  allowed: readonly T[],
-  fallback: T,
-  error: (v: string) => string,
-): T {
-  const raw = scalar(query, key);
-  if (raw === undefined) {
-    return fallback;
-  }
-  const v = raw.toLowerCase();
-  if (!(allowed as readonly string[]).includes(v)) {
-    throw new ApiError(400, error(raw));
-  }
-  return v as T;
 }
 
 /** A comma list (repeated keys are joined): trimmed, empties and impossible names dropped, deduped. */
@@ -209,14 +168,14 @@ export function parseReportQuery(query: unknown): ReportInput {
   if (from !== null && to !== null && from > to) {
     throw new ApiError(400, MSG.reportDatesReversed);
   }
-  const active = readEnum(query, 'active', ['true', 'false', ''] as const, '', MSG.invalidReportActive);
+  const active = readEnum(query, 'active', ['true', 'false', ''] as const, MSG.invalidReportActive) ?? '';
   const network = scalar(query, 'network');
   const metaAccountId = readMetaAccountId(query);
-  const platform = readEnum(query, 'platform', ['ios', 'android', ''] as const, '', MSG.invalidReportPlatform);
+  const platform = readEnum(query, 'platform', ['ios', 'android', ''] as const, MSG.invalidReportPlatform) ?? '';
   const search = readSearch(query);
-  const view = readEnum(query, 'view', REPORT_VIEWS, 'user_acquisition', MSG.invalidReportView);
-  const sortField = readEnum<SortField>(query, 'sort_field', SORT_FIELDS, 'installs', MSG.invalidSortField);
-  const sortOrder = readEnum<SortOrder>(query, 'sort_order', SORT_ORDERS, 'descending', MSG.invalidSortOrder);
+  const view = readEnum(query, 'view', REPORT_VIEWS, MSG.invalidReportView) ?? 'user_acquisition';
+  const sortField = readEnum<SortField>(query, 'sort_field', SORT_FIELDS, MSG.invalidSortField) ?? 'installs';
+  const sortOrder = readEnum<SortOrder>(query, 'sort_order', SORT_ORDERS, MSG.invalidSortOrder) ?? 'descending';
   return {
     from,
     to,
