@@ -34,7 +34,7 @@ const clickParams = {
 const LINK_RESPONSES: Record<string, Response> = {
   '200': {
     description:
-      'HTML page for the in-app browsers of Instagram, Facebook, TikTok, Snapchat, LinkedIn and X on phones: tries the app by its URL scheme, then continues to the store target (the click is counted)',
+      "HTML page for the in-app browsers of Instagram, Facebook, TikTok, Snapchat, LinkedIn and X on phones: tries the app by its URL scheme, then continues to the store target (the click is counted). Also for a Mac Safari agent, which an iPad in desktop mode sends too, when the campaign's iOS target differs from its desktop target: its script goes to the iOS target on a touch device (an iPad), else to the desktop target",
     html: true,
   },
   '302':

@@ -3,14 +3,16 @@
 //   b. a campaign link given on init / handle-deeplink (deterministic)
 //   c. a network's own claim (Meta referrer, ASA)      (deterministic, through resolvers)
 //   d. advertising id seen on a click                  (deterministic)
-//   e. same IP + matching OS, version, model in the fingerprint window (probabilistic)
+//   e. same IP + matching OS, version, model in the fingerprint window (probabilistic); an iPad
+//      install may also take a Mac Safari click (an iPad in desktop mode), as a partial match
 //   f. otherwise organic.
 // Within a method the last eligible click wins. Every candidate is noted with why it won or lost,
 // those of the less trusted methods too (lost to the winning method, or ineligible). A click of a
 // campaign deleted before the install is no candidate; a click that already decided another install
 // is no fingerprint match (the device that clicked is accounted for).
 
-import { matchDevice } from './device-match.ts';
+import { matchesDesktopModeIpad } from './desktop-ipad-match.ts';
+import { type MatchResult, matchDevice } from './device-match.ts';
 import type { AttributionSettings } from './settings.ts';
 import type { CandidateNote, Candidates, Click, Decision, InstallSignals, Method, NetworkDetails } from './types.ts';
 
@@ -72,6 +74,14 @@ function notInLookback(click: Click, s: InstallSignals, cand: Candidates, cfg: A
   return inLookback(click, s.installTs, cfg.clickLookbackMs);
 }
 
+/** The fingerprint's device check: OS, version and model, or an iPad and a click it may have made in desktop mode. */
+function fingerprintDevice(click: Click, s: InstallSignals): MatchResult {
+  const m = matchDevice(click, s);
+  return m.match || !matchesDesktopModeIpad(click, s)
+    ? m
+    : { match: true, strength: 'partial', reason: 'an iPad in desktop mode may have made the click' };
+}
+
 /**
  * Why an IP click cannot be the install's fingerprint match (campaign deleted, window, IP, device,
  * the click already decided another install), or null when it can.
@@ -87,7 +97,7 @@ function notFingerprinted(click: Click, s: InstallSignals, cand: Candidates, cfg
   if (click.ip !== s.ip) {
     return 'different ip';
   }
-  const m = matchDevice(click, s);
+  const m = fingerprintDevice(click, s);
   if (!m.match) {
     return `device differs: ${m.reason}`;
   }
@@ -140,7 +150,7 @@ function choose(s: InstallSignals, cand: Candidates, cfg: AttributionSettings, n
   if (cfg.methods.fingerprint && cfg.fingerprintWindowMs > 0) {
     const c = lastEligible('fingerprint', cand.ipClicks, notes, (click) => notFingerprinted(click, s, cand, cfg));
     if (c) {
-      const exact = matchDevice(c, s).strength === 'exact';
+      const exact = fingerprintDevice(c, s).strength === 'exact';
       return { method: 'fingerprint', click: c, confidence: exact ? 0.9 : 0.6, touchType: 'click' };
     }
   }

@@ -66,6 +66,14 @@ function websiteFallback(input: RedirectInput): string | undefined {
   return web(input.campaign.website) ?? web(input.projectWebsite) ?? web(input.campaign.deeplink);
 }
 
+/**
+ * The iOS target proper: `ios_web_redirect`, else the App Store listing (no website fallback). An
+ * agent that may be an iPad in desktop mode is offered it when it differs from the desktop target.
+ */
+export function iosTarget(input: Omit<RedirectInput, 'platform'>): string | undefined {
+  return web(input.campaign.iosWebRedirect) ?? web(input.listings.IOS?.storeUrl);
+}
+
 /** The Location for this click, or undefined when nothing stored fits (the link answers 404). */
 export function chooseRedirect(input: RedirectInput): string | undefined {
   const c = input.campaign;
@@ -73,7 +81,7 @@ export function chooseRedirect(input: RedirectInput): string | undefined {
     case 'ANDROID':
       return web(c.androidWebRedirect) ?? playListing(input) ?? websiteFallback(input);
     case 'IOS':
-      return web(c.iosWebRedirect) ?? web(input.listings.IOS?.storeUrl) ?? websiteFallback(input);
+      return iosTarget(input) ?? websiteFallback(input);
     default:
       // Desktop and unknown devices: the desktop link, the websites, then a store page (Play first:
       // its web page can install to the visitor's phone).

@@ -15,7 +15,15 @@ export type ClassifiedAgent = {
   browser: string;
   inAppBrowser: InAppBrowser;
   isBot: boolean;
+  /**
+   * A Mac's Safari/WebKit agent that an iPad in its default desktop mode sends too (mayBeDesktopIpad):
+   * still DESKTOP, recorded with the model MAC_OR_IPAD_MODEL so attribution can match an iPad to it.
+   */
+  mayBeIpad: boolean;
 };
+
+/** The click's device model when its agent may be an iPad in desktop mode (read by attribution). */
+export const MAC_OR_IPAD_MODEL = 'Macintosh or iPad';
 
 // Link-preview fetchers, search and AI crawlers, headless browsers and bare HTTP libraries: none is a
 // person tapping a link, so they are redirected but never counted as clicks. An empty UA counts as
@@ -76,7 +84,7 @@ function inAppBrowserOf(ua: string, browserName: string): InAppBrowser {
 }
 
 // iPadOS 13+ in its default "desktop" mode sends a Mac UA; it counts as DESKTOP, since nothing in
-// the request tells them apart.
+// the request tells them apart (mayBeDesktopIpad marks the agents an iPad sends).
 function platformOf(os: string, deviceType: string | undefined): ClickPlatform {
   if (/^android/i.test(os)) {
     return 'ANDROID';
@@ -89,6 +97,20 @@ function platformOf(os: string, deviceType: string | undefined): ClickPlatform {
     return 'OTHER';
   }
   return os === '' ? 'OTHER' : 'DESKTOP';
+}
+
+// iPadOS Safari in desktop mode, and the other browsers and in-app web views of an iPad (all WebKit),
+// send a Mac Safari agent: "Macintosh; Intel Mac OS X 10_15_7" (Safari froze the Mac version there;
+// 10_15 and 10_15_x are read alike) and WebKit's frozen "AppleWebKit/605.1.15". A Mac's Chrome,
+// Edge, Opera (Blink: AppleWebKit/537.36, Chrome/) or Firefox (Gecko) never does, nor a Mac before
+// 10.15. An iOS browser's own token (CriOS/, FxiOS/, EdgiOS/) after "Macintosh" is an iPad for sure
+// and is not excluded. Only the page's `navigator.maxTouchPoints` tells an iPad (5) from a Mac (0).
+const MAC_WEBKIT = /\(Macintosh;[^)]*\bMac OS X 10[_.]15(?:[_.]\d+)*[;)].*\bAppleWebKit\/605\.1\.15\b/;
+const DESKTOP_ENGINE = /\b(?:Chrome|Chromium|Edge?|OPR|Firefox)\//;
+
+/** Whether a Mac agent may be an iPad in its default desktop mode (see above). */
+function mayBeDesktopIpad(ua: string): boolean {
+  return MAC_WEBKIT.test(ua) && !DESKTOP_ENGINE.test(ua);
 }
 
 // Parsing a UA is the largest CPU cost of a redirect (regex tables), and a campaign's clicks come
@@ -116,14 +138,17 @@ function parseUserAgent(ua: string): ClassifiedAgent {
   const r = new UAParser(ua).getResult();
   const os = r.os.name ?? '';
   const browser = r.browser.name ?? '';
+  const platform = platformOf(os, r.device.type);
+  const mayBeIpad = platform === 'DESKTOP' && mayBeDesktopIpad(ua);
   return {
-    platform: platformOf(os, r.device.type),
+    platform,
     os,
     osVersion: r.os.version ?? '',
     deviceVendor: r.device.vendor ?? '',
-    deviceModel: r.device.model ?? '',
+    deviceModel: mayBeIpad ? MAC_OR_IPAD_MODEL : (r.device.model ?? ''),
     browser,
     inAppBrowser: inAppBrowserOf(ua, browser),
     isBot: isBotAgent(ua),
+    mayBeIpad,
   };
 }

@@ -1,12 +1,14 @@
 // A campaign link is opened: find the campaign, read the visitor's agent, pick the stored target
 // for the platform, record the click (people only) and say how to answer. In-app browsers of social
-// apps on phones get the intermediary page, which tries the app before the store. A prefetch is
+// apps on phones get the intermediary page, which tries the app before the store. A Mac Safari agent,
+// which an iPad in desktop mode sends too, gets a page that picks the iOS or the desktop target on
+// the device (when they differ; the click is recorded once, before). A prefetch is
 // refused before anything is looked up: a redirect or page the browser kept would serve the real tap
 // without reaching us, and that tap would never be counted.
 import type { Deps } from '../../deps.ts';
 import { newClickId } from '../../lib/ids.ts';
 import { isSafeDeeplink, isSafeWebUrl } from '../../lib/validate.ts';
-import { chooseRedirect } from './choose-redirect.ts';
+import { chooseRedirect, iosTarget } from './choose-redirect.ts';
 import { classifyUserAgent } from './classify-user-agent.ts';
 import { withLinkParams } from './deeplink-params.ts';
 import { readClickParams } from './read-click-params.ts';
@@ -31,7 +33,8 @@ export type LinkOutcome =
   | { kind: 'not_found' }
   | { kind: 'prefetch_refused' }
   | { kind: 'redirect'; location: string }
-  | { kind: 'in_app_page'; platform: 'IOS' | 'ANDROID'; storeUrl: string; appUrl: string | undefined };
+  | { kind: 'in_app_page'; platform: 'IOS' | 'ANDROID'; storeUrl: string; appUrl: string | undefined }
+  | { kind: 'ipad_or_desktop_page'; iosUrl: string; desktopUrl: string };
 
 /**
  * The campaign deeplink when it opens the app by its own scheme (myapp://…); web links don't. The
@@ -58,14 +61,14 @@ export async function openLink(
   const agent = classifyUserAgent(req.userAgent);
   const params = readClickParams(new URLSearchParams(req.search));
   const clickId = newClickId();
-  const location = chooseRedirect({
-    platform: agent.platform,
+  const targets = {
     campaign: link.campaign,
     projectWebsite: link.project.website,
     listings: link.listings,
     clickId,
     utm: params,
-  });
+  };
+  const location = chooseRedirect({ platform: agent.platform, ...targets });
   // Nowhere to send the visitor: answered as an unknown link, and not counted.
   if (!location) {
     return { kind: 'not_found' };
@@ -89,6 +92,11 @@ export async function openLink(
     // The app opened by its scheme gets the link's own parameters too (a referral code).
     const appUrl = appSchemeUrl(link.campaign.deeplink, params.linkParams);
     return { kind: 'in_app_page', platform: phone, storeUrl: location, appUrl };
+  }
+  // Crawlers keep the plain redirect (a Mac agent naming a bot, such as Applebot's, is no iPad).
+  const ios = agent.mayBeIpad && !agent.isBot ? iosTarget(targets) : undefined;
+  if (ios && ios !== location) {
+    return { kind: 'ipad_or_desktop_page', iosUrl: ios, desktopUrl: location };
   }
   return { kind: 'redirect', location };
 }

@@ -1,19 +1,31 @@
 // Campaign links: `/?c=<display_id>` and `/<display_id>` (or `/<display_id>/`), on a link domain or
 // the service's own host, and `?c=<display_id>` on a deeper path (an app's universal link, below).
-// The answer is a 302 to a stored target, the in-app intermediary page, or a 404 page; never JSON,
-// and no /api rate limits. A prefetch gets 503 (refused, never counted). Static routes (/healthz,
-// /docs, /openapi.json) win over the parametric one by Fastify's routing rules.
+// The answer is a 302 to a stored target, the in-app intermediary page, the iPad-or-desktop page, or
+// a 404 page; never JSON, and no /api rate limits. A prefetch gets 503 (refused, never counted).
+// Static routes (/healthz, /docs, /openapi.json) win over the parametric one by Fastify's routing rules.
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../../deps.ts';
 import { isPrefetch } from '../../../domain/links/is-prefetch.ts';
 import { type LinkOutcome, openLink } from '../../../domain/links/open-link.ts';
 import { inAppPageCsp, renderInAppPage } from '../../present/in-app-page.ts';
+import { renderIpadOrDesktopPage } from '../../present/ipad-or-desktop-page.ts';
 import { LINK_NOT_FOUND_PAGE } from '../../present/link-not-found-page.ts';
 
 function firstString(value: unknown): string | undefined {
   const v = Array.isArray(value) ? value[0] : value;
   return typeof v === 'string' ? v : undefined;
+}
+
+/** A self-contained page (200, HTML) under a nonce-based CSP: its inline style and script only. */
+function sendPage(reply: FastifyReply, render: (nonce: string) => string): FastifyReply {
+  const nonce = randomBytes(16).toString('base64');
+  return reply
+    .code(200)
+    .type('text/html; charset=utf-8')
+    .header('content-security-policy', inAppPageCsp(nonce))
+    .header('x-content-type-options', 'nosniff')
+    .send(render(nonce));
 }
 
 function send(reply: FastifyReply, outcome: LinkOutcome): FastifyReply {
@@ -25,15 +37,11 @@ function send(reply: FastifyReply, outcome: LinkOutcome): FastifyReply {
     // stored: the tap then asks again, reaches us, and is counted once. no-store for the others.
     case 'prefetch_refused':
       return reply.code(503).send();
-    case 'in_app_page': {
-      const nonce = randomBytes(16).toString('base64');
-      return reply
-        .code(200)
-        .type('text/html; charset=utf-8')
-        .header('content-security-policy', inAppPageCsp(nonce))
-        .header('x-content-type-options', 'nosniff')
-        .send(renderInAppPage({ ...outcome, nonce }));
-    }
+    case 'in_app_page':
+      return sendPage(reply, (nonce) => renderInAppPage({ ...outcome, nonce }));
+    // A Mac Safari agent, maybe an iPad in desktop mode: the page picks the target on the device.
+    case 'ipad_or_desktop_page':
+      return sendPage(reply, (nonce) => renderIpadOrDesktopPage({ ...outcome, nonce }));
     default:
       return sendLinkNotFound(reply);
   }
