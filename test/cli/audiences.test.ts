@@ -1,22 +1,23 @@
 // CLI `audiences export` (README "CLI", "Audience exports"): the same segment and CSV as
 // GET /api/v1/audiences/export, written to --out (renamed into place once whole), the counts on
-// stdout (text or --json), progress on stderr past a page of users, exit 2 for bad flags. runCli
+// stdout (text or --json), progress on stderr past a page of users, exit 2 for bad flags; a
+// ClickHouse failure between pages leaves no file and an older --out as it was. runCli
 // runs in-process and opens ClickHouse as the command does, at DATA_DIR/clickhouse: this file's
 // engine is opened at that same path (chdb lets connections to one path coexist in a process).
 import { createHash } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
+import { AUDIENCE_COMMANDS } from '../../src/cli/audience-commands.ts';
 import { runCli } from '../../src/cli/main.ts';
 import { loadConfig } from '../../src/config.ts';
-import { closeDeps, createDeps } from '../../src/deps.ts';
+import { closeDeps, createDeps, type Deps } from '../../src/deps.ts';
 import { createLogger } from '../../src/lib/logger.ts';
 import { type ClickHouseClient, createEmbeddedClickHouse } from '../../src/store/clickhouse/client.ts';
-import { eventAt, landFacts, seedUser } from '../support/audiences.ts';
+import { bulkProject, eventAt, failingAfter, landFacts, seedUser } from '../support/audiences.ts';
 import { type Harness, newProject, type TestProject, testEnv } from '../support/harness.ts';
-import { event, insertFacts, newInstall } from '../support/report-facts.ts';
 
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 const GAID = '38400000-8cf0-11bd-b23e-10b96e40000d';
@@ -118,17 +119,8 @@ describe('audiences export', () => {
   });
 
   it('when the segment passes a page of users, then every user is written and progress goes to stderr', async () => {
-    const p = await newProject(h().deps);
     const n = 5001;
-    await h().deps.sql`
-      INSERT INTO app_users (project_id, user_id, email, install_instance_id)
-      SELECT ${p.project.id}, 'bulk-' || lpad(i::text, 5, '0'), 'bulk-' || i || '@example.com', 'bulk-install'
-      FROM generate_series(1, ${n}) AS i`;
-    const install = newInstall({ campaignId: 0 }, '2025-04-10');
-    const rows = Array.from({ length: n }, (_, i) =>
-      event(p, install, `bulk-${String(i + 1).padStart(5, '0')}`, 'purchase', '2025-04-10'),
-    );
-    await insertFacts(h().deps, 'events', rows);
+    const p = await bulkProject(h().deps, n);
     const out = path.join(dir, 'bulk.csv');
 
     const r = await cli('audiences', 'export', '--project', p.project.id, ...WINDOW, '--format', 'plain', '--out', out);
@@ -141,6 +133,34 @@ describe('audiences export', () => {
     expect(r.bar).toContain('\r5,000 users read, 5,000 rows written, 0 skipped');
     expect(r.bar).toContain('\r5,001 users read, 5,001 rows written, 0 skipped');
     expect(r.out).toBe(`5,001 rows written to ${out} (plain); 0 users skipped: no identifier for the format`);
+  });
+
+  it('when ClickHouse fails after the first page, then the command fails, no .partial is left and an existing --out is untouched', async () => {
+    const p = await bulkProject(h().deps, 5001);
+    const sub = await mkdtemp(path.join(dir, 'cut-'));
+    const out = path.join(sub, 'buyers.csv');
+    await writeFile(out, 'yesterday\n');
+    const cmd = AUDIENCE_COMMANDS.find((c) => c.path.join(' ') === 'audiences export');
+    const deps: Deps = { ...h().deps, ch: failingAfter(h().deps.ch, 1) };
+    const flags = {
+      project: p.project.id,
+      event: 'purchase',
+      from: '2025-04-01',
+      to: '2025-04-30',
+      format: 'plain',
+      out,
+    };
+
+    const failure = await cmd
+      ?.run(deps, flags, () => {})
+      .then(
+        () => 'no failure',
+        (err: Error) => err.message,
+      );
+
+    expect(failure).toBe('connect ECONNREFUSED');
+    expect(await readdir(sub)).toEqual(['buyers.csv']);
+    expect(await readFile(out, 'utf8')).toBe('yesterday\n');
   });
 
   it.each([

@@ -1,10 +1,15 @@
-// Helpers for the audience export tests (test/http/v1/audiences-export.test.ts, test/cli/audiences.test.ts):
+// Helpers for the audience export tests (test/http/v1/audiences-*.test.ts, test/cli/audiences.test.ts):
 // users made through the real client routes (init with advertising ids, the attribution job, trigger
 // with email and phone), events and payments captured at a chosen time (deps.now pinned) and moved to
-// ClickHouse by the fact writer, and the export request.
+// ClickHouse by the fact writer, and the export request. For segments past a page (5,000 users),
+// bulkProject writes users and facts straight to the stores; failingAfter makes ClickHouse fail
+// between pages.
 import { randomUUID } from 'node:crypto';
+import type { Deps } from '../../src/deps.ts';
+import type { ClickHouseClient } from '../../src/store/clickhouse/client.ts';
 import { attribute, flushFacts, init, post, type Res } from './client.ts';
-import type { Harness, TestProject } from './harness.ts';
+import { type Harness, newProject, type TestProject } from './harness.ts';
+import { event, insertFacts, newInstall } from './report-facts.ts';
 import { at } from './users.ts';
 
 export type SeedUser = {
@@ -87,4 +92,37 @@ export const landFacts = (h: Harness): Promise<void> => flushFacts(h);
 /** GET /api/v1/audiences/export with the project's server key. */
 export function exportRequest(h: Harness, p: TestProject, query: Record<string, string>): Promise<Res> {
   return h.app.inject({ method: 'GET', url: '/api/v1/audiences/export', query, headers: p.headers }) as Promise<Res>;
+}
+
+/** `ch`, whose queries fail (as a refused connection) once `ok` of them went through. */
+export function failingAfter(ch: ClickHouseClient, ok: number): ClickHouseClient {
+  let calls = 0;
+  return new Proxy(ch, {
+    get(target, prop, receiver) {
+      if (prop === 'query') {
+        return (params: Parameters<ClickHouseClient['query']>[0]) => {
+          calls += 1;
+          return calls > ok ? Promise.reject(new Error('connect ECONNREFUSED')) : target.query(params);
+        };
+      }
+      const v = Reflect.get(target, prop, receiver);
+      return typeof v === 'function' ? v.bind(target) : v;
+    },
+  });
+}
+
+/** The user id of bulkProject's i-th user (from 1): bulk-00001, … */
+export const bulkUserId = (i: number): string => `bulk-${String(i).padStart(5, '0')}`;
+
+/** A project with `n` registered users (bulk-i@example.com, no phone or ad id) who did `purchase` on 2025-04-10. */
+export async function bulkProject(deps: Deps, n: number): Promise<TestProject> {
+  const p = await newProject(deps);
+  await deps.sql`
+    INSERT INTO app_users (project_id, user_id, email, install_instance_id)
+    SELECT ${p.project.id}, 'bulk-' || lpad(i::text, 5, '0'), 'bulk-' || i || '@example.com', 'bulk-install'
+    FROM generate_series(1, ${n}) AS i`;
+  const install = newInstall({ campaignId: 0 }, '2025-04-10');
+  const rows = Array.from({ length: n }, (_, i) => event(p, install, bulkUserId(i + 1), 'purchase', '2025-04-10'));
+  await insertFacts(deps, 'events', rows);
+  return p;
 }

@@ -1,8 +1,10 @@
 // Audience identifiers (domain/audiences/normalize-identifiers.ts, format-row.ts): normalization
 // before SHA-256 as Meta's customer file and Google Customer Match ask (email trimmed and
 // lower-cased; phone E.164, Meta hashing its digits, Google '+' and the digits), mobile ad ids kept
-// raw, CSV lines per format. The expected hashes come from `printf '%s' VALUE | sha256sum`, not from
-// the code under test.
+// raw, CSV lines per format and cells. Phones written "+44 (0)20 …" lose the (0); Italy keeps its
+// leading 0; a national number already carrying the country code is not prefixed twice where the
+// country's longest national number is known. The expected hashes come from
+// `printf '%s' VALUE | sha256sum`, not from the code under test.
 import { describe, expect, it } from 'vitest';
 import { audienceHeader, audienceLine, csvField } from '../../src/domain/audiences/format-row.ts';
 import { e164Digits, hashEmail, hashPhone, mobileAdId } from '../../src/domain/audiences/normalize-identifiers.ts';
@@ -13,6 +15,12 @@ const SHA = {
   usPlus: 'a2996076d3ad4af5dc818b908b3d8e354f26ededf7df0e0aa6ac354143805ee0', // +16505551234
   in: '92b5072176e723878b5e06ff3ca61898e4eb74e8c46642a0f2db800b17364ab0', // 919876543210
   inPlus: 'f3a47ce5ce3d4ca8ad15225a245b2759022f79489f5c62719b8c9490f7aab90e', // +919876543210
+  uk: '35e206e5dec4c89b9e8b71b8c32724a5bb518483ac5a20c6617d738375b3b823', // 442079460958
+  ukPlus: 'f0bf0228144d9fe2bdf1da2d8ca698f17bf1410ee688b075c27062e47b6f0b6d', // +442079460958
+  de: '2f9fbc550b12cbc0e6242384cc472bd1e4f058a8b773f189f7acb86d202655ce', // 49301234567
+  dePlus: '74bd805bcc47f8603082430ca056311389e38b74fcdfbc32bcb5c6a9269ff3bf', // +49301234567
+  it: '472e1123cd4e2f66f1df06bd488dc6135dab8f80cbfcc4af144d042c005f0fb2', // 390612345678
+  itPlus: '37b702607839d6dc5fc81d95b52e550e336413bf7ae2e04cafeca79f066ea44b', // +390612345678
 };
 const GAID = '38400000-8cf0-11bd-b23e-10b96e40000d';
 
@@ -51,6 +59,55 @@ describe('phones', () => {
   it('when a national number has a trunk 0 and the country code is given, then the 0 is dropped', () => {
     expect(hashPhone('09876 543210', '91')).toEqual({ meta: SHA.in, google: SHA.inPlus });
   });
+
+  // "+44 (0)20 7946 0958" is how UK, German, Dutch, Swiss and Austrian numbers are often written:
+  // the (0) is dialled only inside the country and is not part of E.164 (+442079460958).
+  it.each([
+    ['+44 (0)20 7946 0958', { meta: SHA.uk, google: SHA.ukPlus }],
+    ['0044 (0) 20 7946 0958', { meta: SHA.uk, google: SHA.ukPlus }],
+    ['+44(0)2079460958', { meta: SHA.uk, google: SHA.ukPlus }],
+    ['+49 (0)30 1234567', { meta: SHA.de, google: SHA.dePlus }],
+    ['+49 ( 0 ) 30 1234567', { meta: SHA.de, google: SHA.dePlus }],
+  ])('when the phone is %j, then the "(0)" after the country code is dropped', (raw, hashes) => {
+    expect(hashPhone(raw, null)).toEqual(hashes);
+  });
+
+  // Italy has no trunk 0: a landline's leading 0 is dialled from abroad too (+39 06 …).
+  it.each([
+    ['06 1234 5678', '39'],
+    ['+39 (0)6 1234 5678', null],
+    ['+39 06 1234 5678', '91'],
+  ])('when the Italian phone is %j with country code %j, then its leading 0 is kept', (raw, cc) => {
+    expect(e164Digits(raw, cc)).toBe('390612345678');
+    expect(hashPhone(raw, cc)).toEqual({ meta: SHA.it, google: SHA.itPlus });
+  });
+
+  it('when a San Marino landline is given with country code 378, then its leading 0 is kept', () => {
+    expect(e164Digits('0549 123456', '378')).toBe('3780549123456');
+  });
+
+  it.each([
+    ['919876543210', '91', '919876543210'],
+    ['091 98765 43210', '91', '919876543210'],
+    ['1 (650) 555-1234', '1', '16505551234'],
+    ['447911 123456', '44', '447911123456'],
+  ])(
+    'when %j is longer than any national number and starts with country code %j, then the code is not added twice',
+    (raw, cc, digits) => {
+      expect(e164Digits(raw, cc)).toBe(digits);
+    },
+  );
+
+  it.each([
+    ['9198765432', '91', 'as long as a national number', '919198765432'],
+    ['393 123 4567', '39', 'an Italian mobile', '393931234567'],
+    ['4930 1234567', '49', 'no national length known', '4949301234567'],
+  ])(
+    'when %j starts with country code %j but can be national (%s), then the code is added',
+    (raw, cc, _why, digits) => {
+      expect(e164Digits(raw, cc)).toBe(digits);
+    },
+  );
 
   it.each<[string | null, string | null, string]>([
     ['9876543210', null, 'no country code known'],
@@ -103,11 +160,30 @@ describe('audience lines', () => {
     expect(audienceLine('meta', { userId: 'u-3', email: 'x', phone: null, adId: null }, null)).toBeUndefined();
   });
 
-  it('when a plain user id holds a comma, a quote or starts like a formula, then the cell is quoted or made text', () => {
-    expect(csvField('a,"b"')).toBe('"a,""b"""');
-    expect(csvField('=HYPERLINK("x")')).toBe(`"'=HYPERLINK(""x"")"`);
-    expect(csvField('-5')).toBe("'-5");
-    expect(csvField('line\nbreak')).toBe('"line\nbreak"');
-    expect(csvField('plain-id')).toBe('plain-id');
+  it.each([
+    ['a,"b"', '"a,""b"""'],
+    ['=HYPERLINK("http://x","y")', `"'=HYPERLINK(""http://x"",""y"")"`],
+    ['+cmd', "'+cmd"],
+    ['-5', "'-5"],
+    ['-1+1', "'-1+1"],
+    ['@SUM(A1)', "'@SUM(A1)"],
+    ['\t=1', "'\t=1"],
+    ['\r=1', `"'\r=1"`],
+    ['line\nbreak', '"line\nbreak"'],
+    [' lead', '" lead"'],
+    ['plain-id', 'plain-id'],
+  ])('when a plain user id is %j, then its cell is %j: quoted or made text', (id, cell) => {
+    expect(csvField(id)).toBe(cell);
+    expect(audienceLine('plain', { ...full, userId: id }, null)?.startsWith(`${cell},`)).toBe(true);
+  });
+
+  it('when the meta and google lines are written, then every cell is a hex hash or a UUID, never a raw value', () => {
+    const u = { ...full, userId: '=evil', email: 'Ana@Example.com' };
+    for (const f of ['meta', 'google', 'google_device_ids'] as const) {
+      const cells = (audienceLine(f, u, null) ?? '').trimEnd().split(',');
+      for (const cell of cells) {
+        expect(cell).toMatch(/^(?:[0-9a-f]{64}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/);
+      }
+    }
   });
 });

@@ -26,20 +26,55 @@ export function hashEmail(raw: string | null): string | undefined {
 }
 
 /**
+ * "+44 (0)20 …", "0044 (0) 20 …": the national trunk 0 that many write after the country code,
+ * dialled only inside the country. Groups: the prefix, then the country code as written.
+ */
+const TRUNK_AFTER_CODE = /^(\+|00)([\s\-.]*\(?\d{1,3}\)?)[\s\-.]*\(\s*0\s*\)/;
+/**
+ * Countries with no trunk 0, whose landline numbers start with a 0 that is part of the E.164
+ * number (+39 06 …): Italy and San Marino. Their leading 0 is never dropped.
+ */
+const ZERO_IN_NUMBER = new Set(['39', '378']);
+/**
+ * The longest national number (without its trunk 0) of a person's phone, for countries where it is
+ * known for sure: a longer number that starts with the country code already carries it
+ * ('919876543210' with 91), as no national number can be that long. Elsewhere nothing is guessed.
+ */
+const NATIONAL_MAX_DIGITS: Readonly<Record<string, number>> = { '1': 10, '33': 9, '34': 9, '44': 10, '91': 10 };
+
+/** The number written with '+' or 00, without a "(0)" after its country code (kept where it is part of the number). */
+function withoutTrunkAfterCode(v: string): string {
+  return v.replace(TRUNK_AFTER_CODE, (_all, prefix: string, code: string) => {
+    const zero = ZERO_IN_NUMBER.has(code.replace(/\D/g, '')) ? '0' : '';
+    return `${prefix}${code}${zero}`;
+  });
+}
+
+/** A national number's E.164 digits under `countryCode` (see e164Digits). */
+function withCountryCode(national: string, countryCode: string): string {
+  const v = ZERO_IN_NUMBER.has(countryCode) ? national : national.replace(/^0/, '');
+  const max = NATIONAL_MAX_DIGITS[countryCode];
+  return max !== undefined && v.length > max && v.startsWith(countryCode) ? v : countryCode + v;
+}
+
+/**
  * The phone's E.164 digits (country code first, no '+'), or undefined when it has no usable form.
- * A number written with '+' or the international prefix 00 carries its country code; any other
- * takes `countryCode` after dropping one national trunk 0 ('09876 543210' + 91 → 919876543210).
+ * A number written with '+' or the international prefix 00 carries its country code (a "(0)"
+ * after it is dropped: '+44 (0)20 7946 0958' → 442079460958); any other takes `countryCode` after
+ * dropping one national trunk 0 ('09876 543210' + 91 → 919876543210), except where the 0 is part
+ * of the number (Italy: '06 1234 5678' + 39 → 390612345678), and unless it is longer than any
+ * national number of that country and already starts with its code ('919876543210' + 91).
  * Without a country code such a number is unusable: guessing one would match other people.
  */
 export function e164Digits(raw: string | null, countryCode: string | null): string | undefined {
-  const v = (raw ?? '').trim().replace(PHONE_SEPARATORS, '');
+  const v = withoutTrunkAfterCode((raw ?? '').trim()).replace(PHONE_SEPARATORS, '');
   let digits: string;
   if (v.startsWith('+')) {
     digits = v.slice(1);
   } else if (v.startsWith('00')) {
     digits = v.slice(2);
   } else if (countryCode !== null && /^\d+$/.test(v)) {
-    digits = countryCode + v.replace(/^0/, '');
+    digits = withCountryCode(v, countryCode);
   } else {
     return undefined;
   }

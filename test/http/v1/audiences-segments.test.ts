@@ -1,17 +1,18 @@
 // GET /api/v1/audiences/export, the segment itself (README "Audience exports"): inactivity by app
-// opens or by the action, payment types net of removals, campaign / channel / platform filters,
-// tenant isolation, deleted users, and keyset paging across pages. Users, events and payments go
-// through the real routes and the fact writer (test/support/audiences.ts); the formats, window,
-// texts and limits are in audiences-export.test.ts.
+// opens (the N × 24 h edge included) or by the action, payment types net of removals, campaign /
+// channel / platform filters, tenant isolation, deleted users (also between two pages), and keyset
+// paging across pages. Users, events and payments go through the real routes and the fact writer
+// (test/support/audiences.ts); the formats, window, texts and limits are in audiences-export.test.ts,
+// advertising ids in audiences-ad-ids.test.ts, ClickHouse failures in audiences-stream.test.ts.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Deps } from '../../../src/deps.ts';
 import { exportAudience } from '../../../src/domain/audiences/export-audience.ts';
 import { parseAudienceQuery } from '../../../src/http/parse/v1/audiences.ts';
-import type { ClickHouseClient } from '../../../src/store/clickhouse/client.ts';
 import { eventAt, exportRequest, landFacts, paymentAt, seedUser } from '../../support/audiences.ts';
 import { attributedInstall, useClientHarness } from '../../support/client.ts';
-import { newProject, withAppOver } from '../../support/harness.ts';
+import { newProject } from '../../support/harness.ts';
+import { at } from '../../support/users.ts';
 
 const h = useClientHarness();
 
@@ -19,24 +20,6 @@ const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 const DAY = 86_400_000;
 const ago = (days: number) => new Date(Date.now() - days * DAY).toISOString();
 const WINDOW = { event: 'purchase', from: '2025-04-01', to: '2025-04-30' };
-
-/** The harness's ClickHouse, whose queries fail once `ok` of them went through. */
-function failingAfter(ok: number): ClickHouseClient {
-  let calls = 0;
-  const inner = h().deps.ch;
-  return new Proxy(inner, {
-    get(target, prop, receiver) {
-      if (prop === 'query') {
-        return (params: Parameters<ClickHouseClient['query']>[0]) => {
-          calls += 1;
-          return calls > ok ? Promise.reject(new Error('connect ECONNREFUSED')) : target.query(params);
-        };
-      }
-      const v = Reflect.get(target, prop, receiver);
-      return typeof v === 'function' ? v.bind(target) : v;
-    },
-  });
-}
 
 function trailers(res: { trailers?: Record<string, string> }) {
   return { rows: res.trailers?.['x-audience-rows'], skipped: res.trailers?.['x-audience-skipped'] };
@@ -78,6 +61,23 @@ describe('200 segments', () => {
     });
 
     expect(res.body.split('\n').map((l) => l.split(',')[0])).toEqual(['user_id', 'lapsed', '']);
+  });
+
+  it('when the last app open is exactly N × 24 h old, then the user counts as active; a millisecond older, inactive', async () => {
+    const p = await newProject(h().deps);
+    const now = Date.now();
+    const opened = (ms: number) => new Date(now - 7 * DAY - ms).toISOString();
+    await seedUser(h(), p, { userId: 'edge', email: 'edge@example.com', lastOpen: opened(0) });
+    await seedUser(h(), p, { userId: 'past', email: 'past@example.com', lastOpen: opened(1) });
+    for (const u of ['edge', 'past']) {
+      await eventAt(h(), p, u, 'purchase', new Date(now - 8 * DAY).toISOString());
+    }
+    await landFacts(h());
+    const q = { event: 'purchase', from: ago(9).slice(0, 10), to: ago(0).slice(0, 10), format: 'plain' };
+
+    const res = await at(h(), now, () => exportRequest(h(), p, { ...q, inactive_days: '7' }));
+
+    expect(res.body.split('\n').map((l) => l.split(',')[0])).toEqual(['user_id', 'past', '']);
   });
 
   it('when payment_type is given, then completed payments of that type count, net of removals', async () => {
@@ -178,6 +178,29 @@ describe('200 isolation and deletion', () => {
     expect(res.body).toBe(`user_id,email_sha256,phone_sha256,madid\nkept,${sha('kept@example.com')},,\n`);
     expect(trailers(res)).toEqual({ rows: '1', skipped: '0' });
   });
+
+  it('when a user is deleted after the first page was written, then a later page leaves it out', async () => {
+    const p = await newProject(h().deps);
+    for (const u of ['d1', 'd2', 'd3']) {
+      await seedUser(h(), p, { userId: u, email: `${u}@example.com` });
+      await eventAt(h(), p, u, 'purchase', '2025-04-10T10:00:00Z');
+    }
+    await landFacts(h());
+    const input = parseAudienceQuery({ ...WINDOW, format: 'plain' });
+
+    const out = await exportAudience(h().deps as Deps, p.project, input, undefined, 1);
+    let csv = '';
+    for await (const chunk of out.chunks) {
+      if (csv === '') {
+        const del = await h().app.inject({ method: 'DELETE', url: '/api/v1/users/d2', headers: p.headers });
+        expect(del.statusCode).toBe(200);
+      }
+      csv += chunk;
+    }
+
+    expect(csv.split('\n').map((l) => l.split(',')[0])).toEqual(['user_id', 'd1', 'd3', '']);
+    expect(out.tally).toEqual({ rows: 2, skipped: 0 });
+  });
 });
 
 describe('paging', () => {
@@ -201,51 +224,5 @@ describe('paging', () => {
     expect(csv.split('\n').map((l) => l.split(',')[0])).toEqual(['user_id', 'p1', 'p2', 'p4', 'p5', '']);
     expect(out.tally).toEqual({ rows: 4, skipped: 1 });
     expect(progress).toEqual([2, 4, 5]);
-  });
-});
-
-describe('failures', () => {
-  it('when ClickHouse fails on the first page, then the answer is the error envelope, not a CSV', async () => {
-    const p = await newProject(h().deps);
-
-    const res = await withAppOver(h(), { ch: failingAfter(0) }, (app) =>
-      app.inject({
-        method: 'GET',
-        url: '/api/v1/audiences/export',
-        query: { ...WINDOW, format: 'meta' },
-        headers: p.headers,
-      }),
-    );
-
-    expect(res.statusCode).toBe(500);
-    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
-    expect(res.json()).toEqual({ msg: 'Internal server error', status: 500 });
-  });
-
-  it('when ClickHouse fails on a later page, then the chunks end with the error after the pages read', async () => {
-    const p = await newProject(h().deps);
-    for (const u of ['f1', 'f2', 'f3']) {
-      await seedUser(h(), p, { userId: u, email: `${u}@example.com` });
-      await eventAt(h(), p, u, 'purchase', '2025-04-10T10:00:00Z');
-    }
-    await landFacts(h());
-    const input = parseAudienceQuery({ ...WINDOW, format: 'plain' });
-    const deps = { ...h().deps, ch: failingAfter(1) } as Deps;
-
-    const out = await exportAudience(deps, p.project, input, undefined, 2);
-    const read: string[] = [];
-    const failure = await (async () => {
-      for await (const chunk of out.chunks) {
-        read.push(chunk);
-      }
-    })().catch((err: Error) => err.message);
-
-    expect(
-      read
-        .join('')
-        .split('\n')
-        .map((l) => l.split(',')[0]),
-    ).toEqual(['user_id', 'f1', 'f2', '']);
-    expect(failure).toBe('connect ECONNREFUSED');
   });
 });
