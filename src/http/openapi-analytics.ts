@@ -28,7 +28,7 @@ const ENDPOINT_DOC: Record<AnalyticsVendor, string> = {
   mixpanel: 'data residency: us (default), eu or in',
   amplitude: 'data residency: us (default) or eu',
   posthog:
-    'us (default, https://us.i.posthog.com), eu (https://eu.i.posthog.com) or the https URL of a self-hosted instance (a DNS name; no IP address, localhost or user:password@)',
+    'us (default, https://us.i.posthog.com), eu (https://eu.i.posthog.com) or the https URL of a self-hosted instance (a public DNS name; no IP address, localhost, .local, .internal or other private names, or user:password@; it must resolve to a public address)',
 };
 
 function bodySchema(vendor: AnalyticsVendor): z.ZodType {

@@ -2,8 +2,14 @@
 // how much of the answer is kept, and no redirects (an operator-set URL must not be bounced
 // elsewhere). Failures are classified so callers can tell "try again later" (timeout, network)
 // from "this will not work". The status decides an answer: a long body is cut at the cap, never an
-// error (a 200 with a big page is still a 200, a 503 with one still a 503).
-export type HttpFailure = 'timeout' | 'network' | 'redirect' | 'bad_url';
+// error (a 200 with a big page is still a 200, a 503 with one still a 503). A caller that must
+// control where the socket connects gives a lookup (public-address.ts): the request then goes
+// through node:http(s) with it, and an address it refuses fails the call as 'blocked'.
+import type { LookupFunction } from 'node:net';
+import { NON_PUBLIC_CODE } from './public-address.ts';
+import { postWithLookup } from './request-with-lookup.ts';
+
+export type HttpFailure = 'timeout' | 'network' | 'redirect' | 'bad_url' | 'blocked';
 
 export class HttpCallError extends Error {
   constructor(
@@ -28,6 +34,8 @@ export type PostOptions = {
    * callers whose answer is its status (webhooks); callers that must read the body keep the default.
    */
   cutSlowBody?: boolean;
+  /** Resolves the host for the socket (and judges an IP literal host); fetch's resolver otherwise. */
+  lookup?: LookupFunction;
 };
 
 /** A URL's user:password@ part, wherever it appears in a text (error messages quote URLs). */
@@ -49,11 +57,16 @@ const bodyOf = (chunks: Uint8Array[], maxBytes: number, complete: boolean): Body
  * after the headers did not always end a pending read (about 1 in 25 locally, Node 20), which
  * left the call, and the job behind it, waiting on an endpoint that never closes its answer.
  */
-async function readCapped(res: Response, maxBytes: number, deadlineMs: number, cutSlowBody: boolean): Promise<Body> {
-  if (!res.body) {
+async function readCapped(
+  stream: ReadableStream<Uint8Array> | null,
+  maxBytes: number,
+  deadlineMs: number,
+  cutSlowBody: boolean,
+): Promise<Body> {
+  if (!stream) {
     return { text: '', complete: true };
   }
-  const reader = res.body.getReader();
+  const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   let timer: NodeJS.Timeout | undefined;
@@ -96,7 +109,10 @@ function classify(err: unknown, timeoutMs: number): HttpCallError {
   if (err instanceof HttpCallError) {
     return err;
   }
-  const e = err as { name?: string; message?: string; cause?: { message?: string } };
+  const e = err as { name?: string; code?: string; message?: string; cause?: { message?: string } };
+  if (e.code === NON_PUBLIC_CODE) {
+    return new HttpCallError('blocked', e.message ?? 'not a public address');
+  }
   if (e.name === 'TimeoutError' || e.name === 'AbortError') {
     return new HttpCallError('timeout', `no complete answer within ${timeoutMs} ms`);
   }
@@ -127,15 +143,13 @@ function checkUrl(url: string): void {
 export async function postText(url: string, body: string, opts: PostOptions): Promise<HttpResponse> {
   checkUrl(url);
   const deadline = Date.now() + opts.timeoutMs;
+  const headers = { ...opts.headers, 'content-type': opts.contentType, accept: 'application/json' };
+  const signal = AbortSignal.timeout(opts.timeoutMs);
   try {
-    const res = await fetch(url, {
-      method: 'POST',
-      body,
-      headers: { ...opts.headers, 'content-type': opts.contentType, accept: 'application/json' },
-      redirect: 'error',
-      signal: AbortSignal.timeout(opts.timeoutMs),
-    });
-    const answer = await readCapped(res, opts.maxBytes, deadline, opts.cutSlowBody === true);
+    const res = opts.lookup
+      ? await postWithLookup(new URL(url), body, headers, opts.lookup, signal)
+      : await fetch(url, { method: 'POST', body, headers, redirect: 'error', signal });
+    const answer = await readCapped(res.body, opts.maxBytes, deadline, opts.cutSlowBody === true);
     return { status: res.status, body: answer.text, complete: answer.complete };
   } catch (err) {
     throw classify(err, opts.timeoutMs);

@@ -2,15 +2,17 @@
 // held while the install's attribution is undecided and filled by the decision; 5xx and 429 retried
 // with backoff, other 4xx (and Mixpanel's refusal inside a 200) dead at once; every attempt logged;
 // a deleted user's rows never sent, even when a batch already holds them; a removed connection ends
-// its rows dead; the vendor key appears in no row, log row or log line.
+// its rows dead; the vendor key appears in no row, log row or log line, even when the vendor's
+// answer quotes it (Amplitude answers a wrong key with {"code":400,"error":"Invalid API key: <key>"}).
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliverAnalytics } from '../../src/domain/analytics/deliver-analytics.ts';
 import { createLogger } from '../../src/lib/logger.ts';
+import type { AnalyticsVendor } from '../../src/store/postgres/analytics-connections.ts';
 import { claimDueDeliveries } from '../../src/store/postgres/deliveries.ts';
-import { attribute, attributedInstall, post } from '../support/client.ts';
+import { attribute, attributedInstall } from '../support/client.ts';
 import { attemptRows, deliverAt, deliveryEnv, deliveryRows } from '../support/deliveries.ts';
-import { connectVendor, FakeAnalytics, VENDOR_KEYS } from '../support/fake-analytics.ts';
+import { connectVendor, FakeAnalytics, signUp, VENDOR_KEYS } from '../support/fake-analytics.ts';
 import { newProject, type TestProject, useHarness } from '../support/harness.ts';
 import { initAndroid } from '../support/held-webhooks.ts';
 
@@ -22,24 +24,27 @@ beforeAll(async () => {
 afterAll(() => fake.stop());
 const h = useHarness({ env });
 
-async function signUp(p: TestProject, iid: string, userId: string) {
-  const res = await post(h(), 'trigger', {
-    token: p.token,
-    platform: 'ANDROID',
-    install_instance_id: iid,
-    user_data: { id: userId, mixpanel_distinct_id: `mp-${userId}` },
-    data: { device_data: {} },
-    event: 'SIGNUP',
-  });
-  expect(res.statusCode).toBe(200);
-}
-
-async function connectedUser(vendor: 'braze' | 'mixpanel', userId: string) {
+async function connectedUser(vendor: AnalyticsVendor, userId: string) {
   const p = await newProject(h().deps);
   await connectVendor(h().deps, p, vendor);
   const { iid } = await attributedInstall(h(), p);
-  await signUp(p, iid, userId);
+  await signUp(h(), p, iid, { id: userId, mixpanel_distinct_id: `mp-${userId}` });
   return { p, iid, destination: `analytics:${vendor}` };
+}
+
+/** A logger at trace level whose lines are kept in `text`. */
+function captureLog() {
+  const out = { text: '' };
+  const log = createLogger(
+    'trace',
+    new Writable({
+      write(chunk, _enc, done) {
+        out.text += String(chunk);
+        done();
+      },
+    }),
+  );
+  return { log, out };
 }
 
 const rowsOf = async (p: TestProject) => (await deliveryRows(h().deps, p)).filter((r) => r.destination !== '');
@@ -49,7 +54,7 @@ describe('held for the install attribution', () => {
     const p = await newProject(h().deps);
     await connectVendor(h().deps, p, 'mixpanel');
     const iid = await initAndroid(h(), p);
-    await signUp(p, iid, 'held-1');
+    await signUp(h(), p, iid, { id: 'held-1', mixpanel_distinct_id: 'mp-held-1' });
     const [held] = await rowsOf(p);
     expect(held?.payload).toEqual({ ids: { distinct_id: 'mp-held-1' }, properties: null });
 
@@ -156,16 +161,7 @@ describe('deleted users and removed connections', () => {
 
 describe('secrets', () => {
   it('when rows are queued, sent, retried and logged, then the vendor key is in no row and no log line', async () => {
-    let logged = '';
-    const log = createLogger(
-      'trace',
-      new Writable({
-        write(chunk, _enc, done) {
-          logged += String(chunk);
-          done();
-        },
-      }),
-    );
+    const { log, out } = captureLog();
     const { p, destination } = await connectedUser('braze', 'u-secret');
     fake.answerNext('braze', 1, 500);
 
@@ -177,7 +173,44 @@ describe('secrets', () => {
       SELECT key_enc FROM analytics_connections WHERE project_id = ${p.project.id}`;
     expect(stored).not.toContain(VENDOR_KEYS.braze);
     expect(conn?.key_enc).not.toContain(VENDOR_KEYS.braze);
-    expect(logged).not.toContain(VENDOR_KEYS.braze);
+    expect(out.text).not.toContain(VENDOR_KEYS.braze);
     expect(fake.hitsOf('braze').at(-1)?.headers.authorization).toBe(`Bearer ${VENDOR_KEYS.braze}`);
+  });
+
+  it.each([
+    ['amplitude', 400, (k: string) => `{"code":400,"error":"Invalid API key: ${k}"}`, 'Invalid API key'],
+    ['braze', 401, (k: string) => `{"message":"Invalid API key: ${k}"}`, 'Invalid API key'],
+    ['mixpanel', 200, (k: string) => `{"status":0,"error":"token ${k} is not valid"}`, 'Mixpanel refused'],
+    ['posthog', 401, (k: string) => `{"detail":"Project API key invalid: ${k}"}`, 'Project API key invalid'],
+  ] as const)(
+    'when %s answers %i quoting the key, then the row is dead and the key is in no row, log row or log line',
+    async (vendor, status, answer, kept) => {
+      const { log, out } = captureLog();
+      const { p, destination } = await connectedUser(vendor, `u-echo-${vendor}`);
+      fake.answerNext(vendor, 1, status, answer(VENDOR_KEYS[vendor]));
+
+      const res = await deliverAt({ ...h().deps, log }, p, destination);
+
+      expect(res).toMatchObject({ claimed: 1, dead: 1 });
+      const stored = JSON.stringify(await rowsOf(p)) + JSON.stringify(await attemptRows(h().deps, p));
+      expect(stored).toContain(kept);
+      expect(stored).toContain('[redacted]');
+      expect(stored).not.toContain(VENDOR_KEYS[vendor]);
+      expect(out.text).not.toContain(VENDOR_KEYS[vendor]);
+    },
+  );
+
+  it('when a 5xx quotes the key percent-encoded and again where the summary is cut, then no part of it is kept', async () => {
+    const { p, destination } = await connectedUser('amplitude', 'u-echo-cut');
+    const key = VENDOR_KEYS.amplitude;
+    // As sent, the second key starts at character 481 and the 500-character summary cuts it.
+    fake.answerNext('amplitude', 1, 503, `api_key=${encodeURIComponent(key)} ${'x'.repeat(440)}${key}`);
+
+    const res = await deliverAt(h().deps, p, destination);
+
+    expect(res).toMatchObject({ claimed: 1, retry: true });
+    const stored = JSON.stringify(await rowsOf(p)) + JSON.stringify(await attemptRows(h().deps, p));
+    expect(stored).toContain('api_key=[redacted]');
+    expect(stored).not.toContain(key.slice(0, 13));
   });
 });

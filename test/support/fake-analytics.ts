@@ -4,10 +4,12 @@
 // {"message":"success"}, Mixpanel {"status":1,"error":null}, Amplitude "success", PostHog {"status":1}).
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { expect } from 'vitest';
 import type { Deps } from '../../src/deps.ts';
 import { setAnalyticsConnection } from '../../src/domain/analytics/set-analytics-connection.ts';
 import type { AnalyticsVendor } from '../../src/store/postgres/analytics-connections.ts';
-import type { TestProject } from './harness.ts';
+import { post } from './client.ts';
+import type { Harness, TestProject } from './harness.ts';
 
 export type VendorHit = { vendor: string; path: string; headers: IncomingHttpHeaders; body: string };
 type Answer = { status: number; body: string };
@@ -79,4 +81,17 @@ export async function connectVendor(deps: Deps, p: TestProject, vendor: Analytic
     endpoint: vendor === 'braze' ? 'https://rest.iad-01.braze.com' : null,
     active,
   });
+}
+
+/** A SIGNUP trigger of the install with this user_data (Android); asserts the 200. */
+export async function signUp(h: Harness, p: TestProject, iid: string, userData: Record<string, unknown>) {
+  const res = await post(h, 'trigger', {
+    token: p.token,
+    platform: 'ANDROID',
+    install_instance_id: iid,
+    user_data: userData,
+    data: { device_data: {} },
+    event: 'SIGNUP',
+  });
+  expect(res.statusCode).toBe(200);
 }

@@ -1,6 +1,8 @@
 // Where analytics requests go (domain/analytics/resolve-endpoint.ts, vendor-request.ts): regions to
 // the vendors' documented hosts, Braze's REST endpoint as given, a self-hosted PostHog only on an
-// https DNS name; ANALYTICS_BASE_URL, when the operator sets it, replaces every host.
+// https DNS name that is not a loopback, LAN or metadata name in any spelling (trailing dot, the
+// ideographic full stop, numeric IPv4 forms); ANALYTICS_BASE_URL, when the operator sets it,
+// replaces every host.
 import { describe, expect, it } from 'vitest';
 import { resolveEndpoint } from '../../src/domain/analytics/resolve-endpoint.ts';
 import { vendorUrl } from '../../src/domain/analytics/vendor-request.ts';
@@ -13,6 +15,7 @@ describe('resolveEndpoint', () => {
     ['posthog', null, 'https://us.i.posthog.com'],
     ['posthog', 'eu', 'https://eu.i.posthog.com'],
     ['posthog', 'https://analytics.example.com/ph/', 'https://analytics.example.com/ph'],
+    ['posthog', 'https://PH.Example.com.:8443/', 'https://ph.example.com:8443'],
     ['braze', 'https://REST.iad-05.braze.com', 'https://rest.iad-05.braze.com'],
   ] as const)('when %s gets %s, then requests go to %s', (vendor, value, endpoint) => {
     expect(resolveEndpoint(vendor, value, 'f')).toEqual({ endpoint });
@@ -29,6 +32,32 @@ describe('resolveEndpoint', () => {
     ['amplitude', 'https://api2.amplitude.com'],
   ] as const)('when %s gets %s, then it is refused', (vendor, value) => {
     expect(resolveEndpoint(vendor, value, 'f')).toHaveProperty('problem');
+  });
+
+  it.each([
+    'https://localhost./',
+    'https://LOCALHOST.:6379',
+    'https://localhost\u3002/',
+    'https://api.localhost./',
+    'https://localhost.localdomain/',
+    'https://db.localdomain./',
+    'https://metadata.google.internal/computeMetadata/v1',
+    'https://printer.local/',
+    'https://router.home.arpa/',
+    'https://localhost../',
+    'https://ph/',
+  ])('when a PostHog host is %s (loopback, metadata or LAN name), then it is refused', (host) => {
+    expect(resolveEndpoint('posthog', host, 'host')).toHaveProperty('problem');
+  });
+
+  it.each([
+    'https://0x7f.0.0.1/',
+    'https://2130706433/',
+    'https://0177.0.0.1/',
+    'https://169.254.169.254./',
+    'https://[::ffff:7f00:1]/',
+  ])('when a PostHog host is %s (an IP literal URL parsing normalises), then it is refused', (host) => {
+    expect(resolveEndpoint('posthog', host, 'host')).toHaveProperty('problem');
   });
 });
 

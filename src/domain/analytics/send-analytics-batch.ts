@@ -2,7 +2,13 @@
 // vendor's request, 5 s for the exchange (no redirects, the answer capped), classified as every
 // delivery is (send-attempt.ts: 2xx sent; 5xx, 429, 408, timeouts and network failures retried;
 // any other 4xx dead), plus Mixpanel's refusals inside a 200.
+// A self-hosted PostHog host is the tenant's choice: unless the operator set ANALYTICS_BASE_URL
+// (then every request goes where the operator said), the socket connects only to public addresses
+// (public-address.ts), and a name that resolves to none makes the batch dead. The key is redacted
+// from what is kept of the answer, since a vendor may quote it (Amplitude's `Invalid API key: …`).
 import type { Deps } from '../../deps.ts';
+import { publicOnlyLookup } from '../../lib/public-address.ts';
+import { redactSecrets } from '../../lib/redact-secret.ts';
 import { decryptSecret, loadSecretsKey } from '../../lib/secrets.ts';
 import { type AnalyticsVendor, findAnalyticsConnection } from '../../store/postgres/analytics-connections.ts';
 import type { Delivery } from '../../store/postgres/deliveries.ts';
@@ -41,6 +47,8 @@ export async function sendAnalyticsBatch(
     timeoutMs: ANALYTICS_TIMEOUT_MS,
     headers: req.headers,
     contentType: req.contentType,
+    lookup: deps.config.analyticsBaseUrl ? undefined : publicOnlyLookup(),
+    redact: (text) => redactSecrets(text, [key]),
   });
   const refused = r.outcome === 'sent' ? refusedIn2xx(vendor, r.summary) : undefined;
   return refused ? { ...r, outcome: 'dead', summary: summarize(refused) } : r;

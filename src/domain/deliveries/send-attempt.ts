@@ -1,8 +1,10 @@
 // One HTTP attempt of a delivery, classified the way every outgoing delivery retries:
 // 2xx sent; 5xx, 429, 408, a timeout or a network failure retried later; any other 4xx never retried
-// (the request itself is wrong); a redirect or a URL that cannot be sent is not retried
-// (misconfiguration). The status decides: the answer's body only fills the log (and Meta's
-// events_received check), so a long body is cut at RESPONSE_MAX_BYTES, never a failure.
+// (the request itself is wrong); a redirect, a URL that cannot be sent or an address the caller's
+// lookup refuses ('blocked') is not retried (misconfiguration). The status decides: the answer's
+// body only fills the log (and Meta's events_received check), so a long body is cut at
+// RESPONSE_MAX_BYTES, never a failure. A caller's `redact` cleans the whole answer before the cut.
+import type { LookupFunction } from 'node:net';
 import { HttpCallError, postText, redactUserinfo } from '../../lib/http-client.ts';
 
 export type AttemptOutcome = 'sent' | 'retry' | 'dead';
@@ -37,10 +39,15 @@ export async function sendAttempt(
     cutSlowBody?: boolean;
     /** application/json unless given (Amplitude's Identify API takes a form). */
     contentType?: string;
+    /** Resolves the host for the socket (see postText); a refused address makes the attempt dead. */
+    lookup?: LookupFunction;
+    /** Applied to the whole answer (or error) before it is cut to the summary: no secret half-kept. */
+    redact?: (text: string) => string;
   },
 ): Promise<AttemptResult> {
   const started = performance.now();
   const latency = () => Math.round(performance.now() - started);
+  const clean = opts.redact ?? ((text: string) => text);
   try {
     const res = await postText(url, body, {
       contentType: opts.contentType ?? 'application/json',
@@ -48,6 +55,7 @@ export async function sendAttempt(
       maxBytes: RESPONSE_MAX_BYTES,
       headers: opts.headers,
       cutSlowBody: opts.cutSlowBody,
+      lookup: opts.lookup,
     });
     const outcome = classifyStatus(res.status);
     const problem = outcome === 'sent' ? opts.accept?.(res.body, res.complete) : undefined;
@@ -55,11 +63,11 @@ export async function sendAttempt(
       outcome: problem ? 'retry' : outcome,
       httpStatus: res.status,
       latencyMs: latency(),
-      summary: summarize(problem ?? res.body),
+      summary: summarize(clean(problem ?? res.body)),
     };
   } catch (err) {
     const e = err instanceof HttpCallError ? err : new HttpCallError('network', redactUserinfo(String(err)));
     const outcome: AttemptOutcome = e.kind === 'timeout' || e.kind === 'network' ? 'retry' : 'dead';
-    return { outcome, httpStatus: 0, latencyMs: latency(), summary: summarize(`${e.kind}: ${e.message}`) };
+    return { outcome, httpStatus: 0, latencyMs: latency(), summary: summarize(clean(`${e.kind}: ${e.message}`)) };
   }
 }

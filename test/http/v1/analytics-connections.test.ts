@@ -108,6 +108,27 @@ describe('400', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ msg: `Invalid connection: ${problem}`, status: 400 });
   });
+
+  // A project's host must not point the delivery worker at the machines beside it (README
+  // "Analytics integrations"): loopback and metadata names in their DNS spellings are refused.
+  it.each([
+    'https://localhost./',
+    'https://LOCALHOST.:6379',
+    'https://localhost.localdomain/',
+    'https://metadata.google.internal/',
+  ])('when a PostHog host is %s, then 400 with the rule and nothing is saved', async (host) => {
+    const p = await newProject(h().deps);
+
+    const res = await call('PUT', p, 'posthog', { project_api_key: VENDOR_KEYS.posthog, host, active: true });
+    const got = await call('GET', p, 'posthog');
+
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      msg: 'Invalid connection: host must be us, eu or the https URL of your PostHog instance (a DNS name, no credentials)',
+      status: 400,
+    });
+    expect(got.json()).toMatchObject({ data: { connected: false, vendor: 'posthog' } });
+  });
 });
 
 describe('401', () => {

@@ -1,0 +1,101 @@
+// Outbound requests to an address a tenant chose (a self-hosted PostHog host) must not reach the
+// machines beside the service: loopback, link-local (cloud metadata at 169.254.169.254), private
+// and CGNAT ranges, unspecified, multicast and reserved addresses, in any spelling (IPv4-mapped
+// IPv6 included). The check sits in the DNS lookup the socket itself uses, so the address checked
+// is the address connected to: a name that answers a public address to a first query and a
+// private one to the next (DNS rebinding) gets no second query.
+import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
+import { BlockList, isIP, type LookupFunction } from 'node:net';
+
+const BLOCKED = new BlockList();
+for (const [net, bits] of [
+  ['0.0.0.0', 8], // "this network", unspecified
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10], // carrier-grade NAT
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16], // link-local, cloud metadata
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24], // IETF protocol assignments
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15], // benchmarking
+  ['224.0.0.0', 3], // multicast, reserved, broadcast
+] as const) {
+  BLOCKED.addSubnet(net, bits, 'ipv4');
+}
+for (const [net, bits] of [
+  ['::', 96], // unspecified, loopback, IPv4-compatible (deprecated)
+  ['fc00::', 7], // unique local
+  ['fe80::', 10], // link-local
+  ['fec0::', 10], // site-local (deprecated)
+  ['ff00::', 8], // multicast
+] as const) {
+  BLOCKED.addSubnet(net, bits, 'ipv6');
+}
+
+/** True for an IP address a tenant's request may reach (IPv4-mapped IPv6 is judged as its IPv4). */
+export function isPublicAddress(ip: string): boolean {
+  const family = isIP(ip);
+  if (family === 0) {
+    return false;
+  }
+  // BlockList judges ::ffff:a.b.c.d (and its hex form) by the IPv4 rules.
+  return !BLOCKED.check(ip, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+export const NON_PUBLIC_CODE = 'ERR_NON_PUBLIC_ADDRESS';
+
+/** The host resolved to no address a tenant's request may reach. */
+export class NonPublicAddressError extends Error {
+  readonly code = NON_PUBLIC_CODE;
+  constructor(host: string, addresses: string[]) {
+    super(
+      `${host} resolves to ${addresses.join(', ') || 'no address'}, not a public address: ` +
+        'requests to loopback, link-local, private or reserved addresses are refused',
+    );
+  }
+}
+
+/** Every address of a host name; the system resolver (what the socket would use) by default. */
+export type Resolve = (host: string) => Promise<LookupAddress[]>;
+
+const systemResolve: Resolve = (host) =>
+  new Promise((resolve, reject) => {
+    dnsLookup(host, { all: true, verbatim: true }, (err, addresses) => (err ? reject(err) : resolve(addresses)));
+  });
+
+const familyOf = (o: LookupOptions): number => {
+  const f = o.family;
+  return f === 4 || f === 'IPv4' ? 4 : f === 6 || f === 'IPv6' ? 6 : 0;
+};
+
+/**
+ * A lookup for `net`/`http(s).request` that answers only the public addresses of a name and fails
+ * with NonPublicAddressError when none is left, so nothing is connected to.
+ */
+export function publicOnlyLookup(resolve: Resolve = systemResolve): LookupFunction {
+  return (hostname, options, callback) => {
+    resolve(hostname).then(
+      (all) => {
+        const family = familyOf(options);
+        const candidates = family === 0 ? all : all.filter((a) => a.family === family);
+        const allowed = candidates.filter((a) => isPublicAddress(a.address));
+        const [first] = allowed;
+        if (!first) {
+          callback(
+            new NonPublicAddressError(
+              hostname,
+              candidates.map((a) => a.address),
+            ),
+            '',
+            0,
+          );
+        } else if (options.all) {
+          callback(null, allowed);
+        } else {
+          callback(null, first.address, first.family);
+        }
+      },
+      (err: NodeJS.ErrnoException) => callback(err, '', 0),
+    );
+  };
+}
