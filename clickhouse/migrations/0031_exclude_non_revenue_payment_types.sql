@@ -16,7 +16,8 @@
 --   added, a deleted user's payments included). The insert flows on into campaign_platform_daily
 --   and campaign_platform_monthly through their views, and v_campaign_daily reads campaign_daily.
 -- - revenue_cohort: minus the raw payments of the four types, per cohort key (no aggregate keeps
---   the type by install day). A user deleted before this migration keeps their part there.
+--   the type by install day). A user deleted before this migration keeps their part there (their
+--   raw rows are gone; README "For data engineers" says so).
 -- A correction cannot tell what it already took back, so each insert has a fixed dedup token (as
 -- 0016's backfill): running the file again within the tables' dedup window adds nothing. Run it
 -- with the fact writers stopped (embedded mode always does: migrations run first): a payment of
@@ -44,14 +45,32 @@ WHERE status = 'PAYMENT_COMPLETED'
 GROUP BY project_id, campaign_id, platform, ad_set_id, creative_id, keyword_id, install_day, day_n;
 
 -- revenue_events is unsigned: -n is written as 2^64-n, and sum() wraps back (as a removal does).
-INSERT INTO campaign_daily (project_id, campaign_id, day, platform, ad_set_id, creative_id, keyword_id, revenue_events, revenue)
+-- The correction row carries its key's names: they are anyLast columns, so a row with '' merged
+-- last would blank the ad set, creative and keyword names of every corrected key.
+INSERT INTO campaign_daily (project_id, campaign_id, day, platform, ad_set_id, creative_id, keyword_id,
+  ad_set_name, creative_name, keyword_name, revenue_events, revenue)
 SETTINGS insert_deduplication_token = 'migration-0031-campaign_daily', deduplicate_blocks_in_dependent_materialized_views = 1
-SELECT project_id, campaign_id, day, platform, ad_set_id, creative_id, keyword_id,
-  toUInt64(-sum(count)), -sum(total)
-FROM campaign_payment_daily
-WHERE type IN ('FUNDS_WITHDRAWAL', 'SUBSCRIPTION_CANCELLED', 'SUBSCRIPTION_REFUNDED', 'SUBSCRIPTION_BILLING_ISSUE')
-GROUP BY project_id, campaign_id, day, platform, ad_set_id, creative_id, keyword_id
-HAVING sum(count) != 0 OR sum(total) != 0;
+SELECT c.project_id, c.campaign_id, c.day, c.platform, c.ad_set_id, c.creative_id, c.keyword_id,
+  n.ad_set_name, n.creative_name, n.keyword_name, c.revenue_events, c.revenue
+FROM (
+  SELECT project_id, campaign_id, day, platform, ad_set_id, creative_id, keyword_id,
+    toUInt64(-sum(count)) AS revenue_events, -sum(total) AS revenue
+  FROM campaign_payment_daily
+  WHERE type IN ('FUNDS_WITHDRAWAL', 'SUBSCRIPTION_CANCELLED', 'SUBSCRIPTION_REFUNDED', 'SUBSCRIPTION_BILLING_ISSUE')
+  GROUP BY project_id, campaign_id, day, platform, ad_set_id, creative_id, keyword_id
+  HAVING sum(count) != 0 OR sum(total) != 0
+) AS c
+LEFT JOIN (
+  SELECT project_id, campaign_id, day, platform, ad_set_id, creative_id, keyword_id,
+    anyLastIf(ad_set_name, ad_set_name != '') AS ad_set_name,
+    anyLastIf(creative_name, creative_name != '') AS creative_name,
+    anyLastIf(keyword_name, keyword_name != '') AS keyword_name
+  FROM campaign_daily
+  WHERE (project_id, campaign_id, day, platform, ad_set_id, creative_id, keyword_id) IN (
+    SELECT project_id, campaign_id, day, platform, ad_set_id, creative_id, keyword_id FROM campaign_payment_daily
+    WHERE type IN ('FUNDS_WITHDRAWAL', 'SUBSCRIPTION_CANCELLED', 'SUBSCRIPTION_REFUNDED', 'SUBSCRIPTION_BILLING_ISSUE'))
+  GROUP BY project_id, campaign_id, day, platform, ad_set_id, creative_id, keyword_id
+) AS n USING (project_id, campaign_id, day, platform, ad_set_id, creative_id, keyword_id);
 
 INSERT INTO revenue_cohort (project_id, campaign_id, platform, ad_set_id, creative_id, keyword_id, install_day, day_n, revenue)
 SETTINGS insert_deduplication_token = 'migration-0031-revenue_cohort'
