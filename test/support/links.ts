@@ -1,6 +1,7 @@
 // Helpers for the link-handler tests: a project with a link domain and a campaign on both stores,
-// a visit to one of its links with a given User-Agent, and the clicks it recorded in ClickHouse
-// (each test reads back only its own project's rows).
+// a visit to one of its links with a given User-Agent, the clicks it recorded in ClickHouse (each
+// test reads back only its own project's rows), and what the iPad-or-desktop page holds and does.
+import { runInNewContext } from 'node:vm';
 import { flushAllFacts } from '../../src/domain/facts/flush-facts.ts';
 import { addDomain } from '../../src/domain/projects/add-domain.ts';
 import * as f from './factories.ts';
@@ -23,20 +24,23 @@ export type TestLink = { p: TestProject; host: string; displayId: string };
 
 /**
  * A project with a link domain (`domainName`, else a unique one; primary), one listing per store
- * and a campaign using both, created with `body` (deeplink, link_for_desktop_users, …).
+ * (or those of `platforms`) and a campaign using them, created with `body` (deeplink,
+ * link_for_desktop_users, …).
  */
 export async function newLink(
   h: Harness,
   body: Record<string, unknown> = {},
-  opts: { domainName?: string } = {},
+  opts: { domainName?: string; platforms?: ('IOS' | 'ANDROID')[] } = {},
 ): Promise<TestLink> {
   const p = await newProject(h.deps);
   const d = opts.domainName
     ? await addDomain(h.deps, p.project.id, { name: opts.domainName, primary: true })
     : await f.domain(h.deps, p, { primary: true });
-  const ios = await f.storeListing(h.deps, p, 'IOS');
-  const android = await f.storeListing(h.deps, p, 'ANDROID');
-  const c = await f.campaign(h.app, p, { store_listing_ids: [ios.id, android.id], ...body });
+  const ids: string[] = [];
+  for (const platform of opts.platforms ?? ['IOS', 'ANDROID']) {
+    ids.push((await f.storeListing(h.deps, p, platform)).id);
+  }
+  const c = await f.campaign(h.app, p, { store_listing_ids: ids, ...body });
   return { p, host: d.name, displayId: c.display_id };
 }
 
@@ -54,4 +58,31 @@ export async function clicksOf(h: Harness, p: TestProject): Promise<{ click_id: 
     format: 'JSONEachRow',
   });
   return rs.json<{ click_id: string; link_params: string }>();
+}
+
+/** The project's click rows in ClickHouse, every column (the outbox flushed first), oldest first. */
+export async function clickRowsOf(h: Harness, p: TestProject): Promise<Record<string, string | number>[]> {
+  await flushAllFacts(h.deps, ['clicks']);
+  const rs = await h.deps.ch.query({
+    query: 'SELECT * FROM clicks WHERE project_id = {p:String} ORDER BY ts, click_id',
+    query_params: { p: p.project.id },
+    format: 'JSONEachRow',
+  });
+  return rs.json<Record<string, string | number>>();
+}
+
+/** The iPad-or-desktop page's data: both targets, as the page's JSON holds them. */
+export function ipadPageData(body: string): { ios: string; desktop: string } {
+  return JSON.parse(/var d = (\{.*?\});/s.exec(body)?.[1] ?? '{}');
+}
+
+/** Where the page's script goes on a device with `touchPoints` (navigator.maxTouchPoints). */
+export function pageScriptTargets(body: string, touchPoints: number): string[] {
+  const script = /<script nonce="[^"]+">([\s\S]*?)<\/script>/.exec(body)?.[1] ?? '';
+  const went: string[] = [];
+  runInNewContext(script, {
+    navigator: { maxTouchPoints: touchPoints },
+    window: { location: { replace: (u: string) => went.push(u) } },
+  });
+  return went;
 }

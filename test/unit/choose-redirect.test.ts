@@ -1,6 +1,7 @@
 // chooseRedirect: every platform's fallback chain, the Play `referrer` parameter (click id + UTM
 // values, URL-encoded so it survives Play's one decode and parses back with URLSearchParams), and
-// that unsafe stored values are skipped rather than sent (catalog D7).
+// that unsafe stored values and values on a host the link handler answers (a loop) are skipped
+// rather than sent (catalog D7).
 import { describe, expect, it } from 'vitest';
 import { chooseRedirect, type RedirectInput } from '../../src/domain/links/choose-redirect.ts';
 
@@ -25,6 +26,7 @@ function input(
     listings: over.listings ?? {},
     clickId: over.clickId ?? 'CLICKabc123',
     utm: over.utm ?? {},
+    isLinkHost: over.isLinkHost ?? (() => false),
   };
 }
 
@@ -183,5 +185,59 @@ describe('unsafe stored values', () => {
       input({ platform: 'DESKTOP', campaign: { linkForDesktopUsers: 'https://example.com/été' } }),
     );
     expect(loc).toBe('https://example.com/%C3%A9t%C3%A9');
+  });
+});
+
+// README "Where a click goes": a target on the project's link domains or the service's own host is
+// the link handler again (an app's universal link stored as the deeplink): skipped in every chain.
+describe('targets on a host the link handler answers', () => {
+  const OURS = 'links.example.com';
+  const ours = (path: string) => `https://${OURS}${path}`;
+  const isLinkHost = (host: string) => host === OURS;
+
+  it.each([
+    ['ANDROID', { androidWebRedirect: ours('/a'), website: 'https://example.com/site' }, 'https://example.com/site'],
+    ['IOS', { iosWebRedirect: ours('/i'), website: 'https://example.com/site' }, 'https://example.com/site'],
+    ['DESKTOP', { linkForDesktopUsers: ours('/d'), website: 'https://example.com/site' }, 'https://example.com/site'],
+    ['DESKTOP', { website: ours('/promo?c=x'), deeplink: 'https://example.com/deep' }, 'https://example.com/deep'],
+  ] as const)('when a %s target is on a link host, then the chain moves on', (platform, campaign, expected) => {
+    expect(chooseRedirect(input({ platform, campaign, isLinkHost }))).toBe(expected);
+  });
+
+  it('when the deeplink fallback is the campaign’s own universal link, then the desktop chain goes on to the store', () => {
+    const loc = chooseRedirect(
+      input({
+        platform: 'DESKTOP',
+        campaign: { deeplink: ours('/promo/summer25?c=x') },
+        listings: { IOS: { storeUrl: APP_STORE } },
+        isLinkHost,
+      }),
+    );
+
+    expect(loc).toBe(APP_STORE);
+  });
+
+  it('when a store listing is on a link host, then it is skipped too', () => {
+    const listings = { ANDROID: { storeUrl: ours('/play') }, IOS: { storeUrl: ours('/ios') } };
+
+    expect(chooseRedirect(input({ platform: 'ANDROID', listings, isLinkHost }))).toBeUndefined();
+    expect(chooseRedirect(input({ platform: 'IOS', listings, isLinkHost }))).toBeUndefined();
+  });
+
+  it('when the predicate is asked, then it gets the URL’s host name (no port, lower case)', () => {
+    const asked: string[] = [];
+
+    chooseRedirect(
+      input({
+        platform: 'DESKTOP',
+        campaign: { linkForDesktopUsers: 'https://LINKS.Example.com:8443/x' },
+        isLinkHost: (h) => {
+          asked.push(h);
+          return false;
+        },
+      }),
+    );
+
+    expect(asked).toEqual(['links.example.com']);
   });
 });

@@ -6,76 +6,10 @@
 import { describe, expect, it } from 'vitest';
 import { decideAttribution } from '../../src/domain/attribution/decide-attribution.ts';
 import { attributionSettings } from '../../src/domain/attribution/settings.ts';
-import type { Candidates, Click, InstallSignals, NetworkClaim } from '../../src/domain/attribution/types.ts';
+import { cands, claim, click, DAY, HOUR, NONE, SECOND, signals, T0 } from '../support/attribution-inputs.ts';
 
-const SECOND = 1000;
-const HOUR = 3600 * SECOND;
-const DAY = 24 * HOUR;
-const T0 = Date.UTC(2025, 0, 15, 12, 0, 0);
 const DEFAULTS = attributionSettings({});
 const DEFAULT_WINDOWS = { click_lookback_ms: 7 * DAY, fingerprint_window_ms: DAY, reattribution_window_ms: 90 * DAY };
-
-function click(over: Partial<Click> = {}): Click {
-  return {
-    clickId: 'click-1',
-    ts: T0 - HOUR,
-    campaignId: 1,
-    displayId: 'camp-1',
-    platform: 'ANDROID',
-    ip: '100.64.0.7',
-    os: 'Android',
-    osVersion: '14',
-    deviceModel: 'SM-S911B',
-    network: 'META',
-    adSetId: 'as-1',
-    adSetName: 'Set 1',
-    creativeId: 'cr-1',
-    creativeName: 'Creative 1',
-    keywordId: '',
-    keywordName: '',
-    gclid: '',
-    gbraid: '',
-    utmSource: '',
-    ...over,
-  };
-}
-
-function signals(over: Partial<InstallSignals> = {}): InstallSignals {
-  return {
-    installTs: T0,
-    platform: 'ANDROID',
-    ip: '100.64.0.7',
-    os: 'Android',
-    osVersion: '14',
-    deviceModel: 'samsung SM-S911B',
-    playReferrer: null,
-    linkCampaign: null,
-    networkClaim: null,
-    seenBefore: false,
-    ...over,
-  };
-}
-
-function claim(over: Partial<NetworkClaim> = {}): NetworkClaim {
-  return {
-    method: 'meta_referrer',
-    network: 'META',
-    campaignId: 3,
-    displayId: 'camp-net',
-    ts: T0 - HOUR,
-    touchType: 'view',
-    adSetId: 'meta-as',
-    adSetName: 'Meta set',
-    creativeId: 'meta-cr',
-    creativeName: 'Meta creative',
-    keywordId: '',
-    keywordName: '',
-    ...over,
-  };
-}
-
-const NONE: Candidates = { referrerClick: null, adIdClicks: [], ipClicks: [] };
-const cands = (over: Partial<Candidates>): Candidates => ({ ...NONE, ...over });
 
 const referrerClick = click({ clickId: 'ref-click', campaignId: 11, displayId: 'camp-ref', ts: T0 - 2 * HOUR });
 const adIdClick = click({ clickId: 'ad-click', campaignId: 22, displayId: 'camp-ad', ts: T0 - 3 * HOUR });
@@ -482,85 +416,6 @@ describe('decideAttribution: shared IPs (CGNAT)', () => {
 
     expect(d.method).toBe('fingerprint');
     expect(d.confidence).toBe(0.6);
-  });
-});
-
-// README "Link handler": an iPad in its default desktop mode opens a link with a Mac Safari agent,
-// recorded as a DESKTOP click with the model `Macintosh or iPad` (links/classify-user-agent.ts).
-describe('decideAttribution: an iPad in desktop mode (Mac Safari click)', () => {
-  const macOrIpad = (over: Partial<Click> = {}) =>
-    click({
-      clickId: 'mac-or-ipad',
-      platform: 'DESKTOP',
-      os: 'Mac OS',
-      osVersion: '10.15.7',
-      ...over,
-      deviceModel: 'Macintosh or iPad',
-    });
-  const ipad = (over: Partial<InstallSignals> = {}) =>
-    signals({ platform: 'IOS', os: 'iOS', osVersion: '17.4', deviceModel: 'iPad13,1', ...over });
-
-  it('when an iPad installs from the IP of such a click, then fingerprint wins with the lower confidence 0.6', () => {
-    const d = decideAttribution(ipad(), cands({ ipClicks: [macOrIpad()] }), DEFAULTS);
-
-    expect(d).toMatchObject({ method: 'fingerprint', attributionType: 'INORGANIC', confidence: 0.6, campaignId: 1 });
-    expect(d.click?.clickId).toBe('mac-or-ipad');
-    expect(d.candidates).toEqual([
-      { method: 'fingerprint', click_id: 'mac-or-ipad', campaign_id: 1, outcome: 'won', reason: 'last eligible click' },
-    ]);
-  });
-
-  it.each([
-    ['an iPhone', ipad({ deviceModel: 'iPhone15,2' }), 'device differs: os Mac OS vs iOS'],
-    ['an Android phone', signals(), 'device differs: os Mac OS vs Android'],
-  ])('when %s installs from the IP of such a click, then it stays organic', (_case, s, reason) => {
-    const d = decideAttribution(s, cands({ ipClicks: [macOrIpad()] }), DEFAULTS);
-
-    expect(d.method).toBe('organic');
-    expect(d.candidates).toEqual([
-      { method: 'fingerprint', click_id: 'mac-or-ipad', campaign_id: 1, outcome: 'ineligible', reason },
-    ]);
-  });
-
-  it.each([
-    [
-      'a plain Mac click (Chrome: model Macintosh)',
-      click({ clickId: 'mac', platform: 'DESKTOP', os: 'Mac OS', osVersion: '10.15.7', deviceModel: 'Macintosh' }),
-      'device differs: os Mac OS vs iOS',
-    ],
-    ['from another IP', macOrIpad({ ip: '100.64.0.8' }), 'different ip'],
-    ['past the fingerprint window', macOrIpad({ ts: T0 - DAY - 1 }), 'outside window'],
-  ])('when the click is %s, then the iPad stays organic', (_case, other, reason) => {
-    const d = decideAttribution(ipad(), cands({ ipClicks: [other] }), DEFAULTS);
-
-    expect(d.method).toBe('organic');
-    expect(d.candidates).toEqual([expect.objectContaining({ outcome: 'ineligible', reason })]);
-  });
-
-  it('when the click already decided another install, then the iPad does not take it', () => {
-    const c = macOrIpad();
-
-    const d = decideAttribution(ipad(), cands({ ipClicks: [c], takenClickIds: new Set([c.clickId]) }), DEFAULTS);
-
-    expect(d.method).toBe('organic');
-    expect(d.candidates).toEqual([
-      expect.objectContaining({ outcome: 'ineligible', reason: 'click already attributed' }),
-    ]);
-  });
-
-  it('when the iPad also has an ad-id click, then ad_id wins and the Mac Safari click is noted lost to it', () => {
-    const byAdId = click({ clickId: 'by-ad-id', campaignId: 5, displayId: 'camp-5', ts: T0 - 3 * HOUR });
-
-    const d = decideAttribution(ipad(), cands({ adIdClicks: [byAdId], ipClicks: [macOrIpad()] }), DEFAULTS);
-
-    expect(d).toMatchObject({ method: 'ad_id', confidence: 1, campaignId: 5 });
-    expect(d.candidates).toContainEqual({
-      method: 'fingerprint',
-      click_id: 'mac-or-ipad',
-      campaign_id: 1,
-      outcome: 'lost',
-      reason: 'a more trusted method won (ad_id)',
-    });
   });
 });
 

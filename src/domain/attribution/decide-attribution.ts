@@ -6,65 +6,18 @@
 //   e. same IP + matching OS, version, model in the fingerprint window (probabilistic); an iPad
 //      install may also take a Mac Safari click (an iPad in desktop mode), as a partial match
 //   f. otherwise organic.
-// Within a method the last eligible click wins. Every candidate is noted with why it won or lost,
+// Within a method the last eligible click wins; within fingerprint, the last exact device match
+// before any partial one (fingerprint-click.ts). Every candidate is noted with why it won or lost,
 // those of the less trusted methods too (lost to the winning method, or ineligible). A click of a
 // campaign deleted before the install is no candidate; a click that already decided another install
 // is no fingerprint match (the device that clicked is accounted for).
 
-import { matchesDesktopModeIpad } from './desktop-ipad-match.ts';
-import { type MatchResult, matchDevice } from './device-match.ts';
+import { fingerprintClick, notFingerprinted } from './fingerprint-click.ts';
+import { inLookback, lastEligible } from './last-eligible.ts';
 import type { AttributionSettings } from './settings.ts';
 import type { CandidateNote, Candidates, Click, Decision, InstallSignals, Method, NetworkDetails } from './types.ts';
 
 type Win = { method: Method; click: Click | null; confidence: number; touchType: 'click' | 'view' };
-
-function inLookback(click: Click, installTs: number, windowMs: number): string | null {
-  if (click.ts > installTs) {
-    return 'click after install';
-  }
-  if (installTs - click.ts > windowMs) {
-    return 'outside window';
-  }
-  return null;
-}
-
-/** Picks the last eligible click of a method, noting every candidate. */
-function lastEligible(
-  method: Method,
-  clicks: Click[],
-  notes: CandidateNote[],
-  eligible: (c: Click) => string | null,
-): Click | null {
-  let best: Click | null = null;
-  for (const c of clicks) {
-    const why = eligible(c);
-    if (why) {
-      notes.push({ method, click_id: c.clickId, campaign_id: c.campaignId, outcome: 'ineligible', reason: why });
-    } else if (!best || c.ts > best.ts || (c.ts === best.ts && c.clickId > best.clickId)) {
-      best = c;
-    }
-  }
-  for (const c of clicks) {
-    if (c === best) {
-      notes.push({
-        method,
-        click_id: c.clickId,
-        campaign_id: c.campaignId,
-        outcome: 'won',
-        reason: 'last eligible click',
-      });
-    } else if (!eligible(c)) {
-      notes.push({
-        method,
-        click_id: c.clickId,
-        campaign_id: c.campaignId,
-        outcome: 'lost',
-        reason: 'a later click won',
-      });
-    }
-  }
-  return best;
-}
 
 /** Why a click of a deterministic method cannot be used (campaign deleted, window), or null when it can. */
 function notInLookback(click: Click, s: InstallSignals, cand: Candidates, cfg: AttributionSettings): string | null {
@@ -72,36 +25,6 @@ function notInLookback(click: Click, s: InstallSignals, cand: Candidates, cfg: A
     return 'campaign deleted';
   }
   return inLookback(click, s.installTs, cfg.clickLookbackMs);
-}
-
-/** The fingerprint's device check: OS, version and model, or an iPad and a click it may have made in desktop mode. */
-function fingerprintDevice(click: Click, s: InstallSignals): MatchResult {
-  const m = matchDevice(click, s);
-  return m.match || !matchesDesktopModeIpad(click, s)
-    ? m
-    : { match: true, strength: 'partial', reason: 'an iPad in desktop mode may have made the click' };
-}
-
-/**
- * Why an IP click cannot be the install's fingerprint match (campaign deleted, window, IP, device,
- * the click already decided another install), or null when it can.
- */
-function notFingerprinted(click: Click, s: InstallSignals, cand: Candidates, cfg: AttributionSettings): string | null {
-  if (cand.deletedCampaignIds?.has(click.campaignId)) {
-    return 'campaign deleted';
-  }
-  const w = inLookback(click, s.installTs, Math.min(cfg.fingerprintWindowMs, cfg.clickLookbackMs));
-  if (w) {
-    return w;
-  }
-  if (click.ip !== s.ip) {
-    return 'different ip';
-  }
-  const m = fingerprintDevice(click, s);
-  if (!m.match) {
-    return `device differs: ${m.reason}`;
-  }
-  return cand.takenClickIds?.has(click.clickId) ? 'click already attributed' : null;
 }
 
 function choose(s: InstallSignals, cand: Candidates, cfg: AttributionSettings, notes: CandidateNote[]): Win | null {
@@ -148,10 +71,9 @@ function choose(s: InstallSignals, cand: Candidates, cfg: AttributionSettings, n
     }
   }
   if (cfg.methods.fingerprint && cfg.fingerprintWindowMs > 0) {
-    const c = lastEligible('fingerprint', cand.ipClicks, notes, (click) => notFingerprinted(click, s, cand, cfg));
-    if (c) {
-      const exact = fingerprintDevice(c, s).strength === 'exact';
-      return { method: 'fingerprint', click: c, confidence: exact ? 0.9 : 0.6, touchType: 'click' };
+    const f = fingerprintClick(s, cand, cfg, notes);
+    if (f) {
+      return { method: 'fingerprint', click: f.click, confidence: f.confidence, touchType: 'click' };
     }
   }
   return null;

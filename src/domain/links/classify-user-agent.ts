@@ -50,10 +50,13 @@ const BOT_PATTERNS: RegExp[] = [
 ];
 
 // The social apps whose in-app browsers get the intermediary page; Instagram first, since some of
-// its UAs also carry Facebook tokens.
+// its UAs also carry Facebook tokens. Meta's in-app browsers since late 2025 end in "MetaIAB <app>"
+// (…Safari/604.1 MetaIAB Facebook; on Android a bare "MetaIAB" too) without FBAN/FBAV: "MetaIAB
+// Instagram" is Instagram, any other (Facebook, Messenger, Threads) counts as Facebook's, as
+// Messenger's FBAN/ agent always did.
 const IN_APP_PATTERNS: [Exclude<InAppBrowser, ''>, RegExp][] = [
   ['INSTAGRAM', /\binstagram\b/i],
-  ['FACEBOOK', /FBAN\/|FBAV\/|FB_IAB\/|FBIOS|\bFB4A\b/],
+  ['FACEBOOK', /FBAN\/|FBAV\/|FB_IAB\/|FBIOS|\bFB4A\b|\bMetaIAB\b/],
   ['TIKTOK', /musical_ly|bytedancewebview|\btiktok\b|\btrill_\d/i],
   ['SNAPCHAT', /\bsnapchat\//i],
   ['LINKEDIN', /linkedinapp/i],
@@ -103,14 +106,17 @@ function platformOf(os: string, deviceType: string | undefined): ClickPlatform {
 // send a Mac Safari agent: "Macintosh; Intel Mac OS X 10_15_7" (Safari froze the Mac version there;
 // 10_15 and 10_15_x are read alike) and WebKit's frozen "AppleWebKit/605.1.15". A Mac's Chrome,
 // Edge, Opera (Blink: AppleWebKit/537.36, Chrome/) or Firefox (Gecko) never does, nor a Mac before
-// 10.15. An iOS browser's own token (CriOS/, FxiOS/, EdgiOS/) after "Macintosh" is an iPad for sure
-// and is not excluded. Only the page's `navigator.maxTouchPoints` tells an iPad (5) from a Mac (0).
+// 10.15. An iOS browser's own token (CriOS/, FxiOS/, EdgiOS/) after "Macintosh" is an iPad for sure,
+// whatever Mac version it names: Chrome for iOS' "Request Desktop Site" agent (the default on an
+// iPad) says "Mac OS X 10_13_5 … CriOS/<major> Version/11.1.1", and no Mac sends these tokens.
+// Only the page's `navigator.maxTouchPoints` tells an iPad (5) from a Mac (0).
 const MAC_WEBKIT = /\(Macintosh;[^)]*\bMac OS X 10[_.]15(?:[_.]\d+)*[;)].*\bAppleWebKit\/605\.1\.15\b/;
 const DESKTOP_ENGINE = /\b(?:Chrome|Chromium|Edge?|OPR|Firefox)\//;
+const MAC_IOS_BROWSER = /\(Macintosh;[^)]*\bMac OS X\b.*\b(?:CriOS|FxiOS|EdgiOS)\//;
 
 /** Whether a Mac agent may be an iPad in its default desktop mode (see above). */
 function mayBeDesktopIpad(ua: string): boolean {
-  return MAC_WEBKIT.test(ua) && !DESKTOP_ENGINE.test(ua);
+  return MAC_IOS_BROWSER.test(ua) || (MAC_WEBKIT.test(ua) && !DESKTOP_ENGINE.test(ua));
 }
 
 // Parsing a UA is the largest CPU cost of a redirect (regex tables), and a campaign's clicks come

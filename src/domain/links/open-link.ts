@@ -2,9 +2,10 @@
 // for the platform, record the click (people only) and say how to answer. In-app browsers of social
 // apps on phones get the intermediary page, which tries the app before the store. A Mac Safari agent,
 // which an iPad in desktop mode sends too, gets a page that picks the iOS or the desktop target on
-// the device (when they differ; the click is recorded once, before). A prefetch is
-// refused before anything is looked up: a redirect or page the browser kept would serve the real tap
-// without reaching us, and that tap would never be counted.
+// the device (when they differ; the click is recorded once, before), and the iOS target when the
+// campaign has no desktop target. No target is on a host this handler answers (choose-redirect.ts).
+// A prefetch is refused before anything is looked up: a redirect or page the browser kept would
+// serve the real tap without reaching us, and that tap would never be counted.
 import type { Deps } from '../../deps.ts';
 import { newClickId } from '../../lib/ids.ts';
 import { isSafeDeeplink, isSafeWebUrl } from '../../lib/validate.ts';
@@ -13,7 +14,7 @@ import { classifyUserAgent } from './classify-user-agent.ts';
 import { withLinkParams } from './deeplink-params.ts';
 import { readClickParams } from './read-click-params.ts';
 import { recordClick } from './record-click.ts';
-import { resolveLink } from './resolve-link.ts';
+import { isServiceHost, normalizeHost, resolveLink } from './resolve-link.ts';
 
 export type LinkRequest = {
   host: string;
@@ -35,6 +36,12 @@ export type LinkOutcome =
   | { kind: 'redirect'; location: string }
   | { kind: 'in_app_page'; platform: 'IOS' | 'ANDROID'; storeUrl: string; appUrl: string | undefined }
   | { kind: 'ipad_or_desktop_page'; iosUrl: string; desktopUrl: string };
+
+/** Whether a target's host is answered by the link handler: the project's link domains or the service's own host. */
+function isLinkHost(publicUrl: string, domainNames: string[], rawHost: string): boolean {
+  const host = normalizeHost(rawHost);
+  return domainNames.includes(host) || isServiceHost(publicUrl, host);
+}
 
 /**
  * The campaign deeplink when it opens the app by its own scheme (myapp://…); web links don't. The
@@ -67,8 +74,12 @@ export async function openLink(
     listings: link.listings,
     clickId,
     utm: params,
+    isLinkHost: (host: string) => isLinkHost(deps.config.publicUrl, link.domainNames, host),
   };
-  const location = chooseRedirect({ platform: agent.platform, ...targets });
+  // An agent that may be an iPad with no desktop target goes to the iOS one (a Mac lands on the App
+  // Store's web page), rather than on a dead link.
+  const location =
+    chooseRedirect({ platform: agent.platform, ...targets }) ?? (agent.mayBeIpad ? iosTarget(targets) : undefined);
   // Nowhere to send the visitor: answered as an unknown link, and not counted.
   if (!location) {
     return { kind: 'not_found' };

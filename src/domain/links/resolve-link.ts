@@ -8,6 +8,7 @@
 // is unknown: 404.
 import type { Deps } from '../../deps.ts';
 import { findCampaignByDisplayId } from '../../store/postgres/campaigns.ts';
+import { listDomains } from '../../store/postgres/domains.ts';
 import { type LinkTarget, linkTargets } from '../../store/postgres/link-targets.ts';
 import { findLinkListings, findProjectByDomainName, findProjectIdsByDisplayId } from '../../store/postgres/links.ts';
 import { findProjectById, type Project } from '../../store/postgres/projects.ts';
@@ -68,5 +69,9 @@ async function lookUpLink(
   if (!campaign) {
     return undefined;
   }
-  return { project, campaign, listings: await findLinkListings(deps.sql, project.id, campaign.id) };
+  const [listings, domains] = await Promise.all([
+    findLinkListings(deps.sql, project.id, campaign.id),
+    listDomains(deps.sql, project.id),
+  ]);
+  return { project, campaign, listings, domainNames: domains.map((d) => d.name) };
 }

@@ -11,6 +11,8 @@ export type LinkTarget = {
   project: Project;
   campaign: CampaignRecord;
   listings: Partial<Record<Platform, StoreListing>>;
+  /** The project's link domain names (stored form): a target on one of them would be the link again. */
+  domainNames: string[];
 };
 
 export const linkTargets = lookupCache<LinkTarget | undefined>((t) => t !== undefined);

@@ -2,7 +2,8 @@
 // README "Link handler": its Mac Safari agent gets the iPad-or-desktop page and is recorded as a
 // DESKTOP click with the model `Macintosh or iPad`. README "Attribution", fingerprint row: an iOS
 // install whose model is an iPad may take such a click (same IP, fingerprint window, a click no other
-// install took) with confidence 0.6; an iPhone never does; a deterministic method still wins.
+// install took) with confidence 0.6; an iPhone never does; a deterministic method still wins; the
+// iPad's own exact click (mobile mode) beats a later Mac Safari click from its IP.
 import { describe, expect, it } from 'vitest';
 import { baseInstant, clickAt, decide, flushFacts, HOUR, initAt } from '../../support/attribution-kit.ts';
 import { campaignWithListings, randomIp } from '../../support/client.ts';
@@ -16,6 +17,15 @@ const IPAD_DESKTOP_UA =
 const MAC_CHROME_UA =
   'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
 const IPAD = { device: 'iPad13,1', system_version: '17.4' };
+// What the iOS SDK really sends: `device` is UIDevice.model, "iPad" (real-clients.md §5.2).
+const IPAD_SDK = { device: 'iPad', device_name: 'iPad', system_version: '26.0.1', brand: 'Apple' };
+const IPAD_SAFARI_26 =
+  'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/26.0 Safari/605.1.15';
+// Chrome for iOS, Request Desktop Site (the default on an iPad): Chromium blog, M85+.
+const IPAD_CHROME_DESKTOP =
+  'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_13_5) AppleWebKit/605.1.15 (KHTML, like Gecko) CriOS/111 Version/11.1.1 Safari/605.1.15';
+const IPAD_MOBILE_SAFARI =
+  'Mozilla/5.0 (iPad; CPU OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
 
 async function project() {
   const p = await newProject(h().deps);
@@ -141,5 +151,52 @@ describe('fingerprint: an iPad in desktop mode', () => {
     expect(d2?.candidates).toEqual([
       expect.objectContaining({ outcome: 'ineligible', reason: 'click already attributed' }),
     ]);
+  });
+});
+
+describe('fingerprint: the agents of an iPad and the SDK’s real device', () => {
+  it.each([
+    ['Safari 26 on iPadOS 26 (desktop mode)', IPAD_SAFARI_26],
+    ['Chrome on the iPad (desktop agent with CriOS/ and Mac OS X 10_13_5)', IPAD_CHROME_DESKTOP],
+  ])(
+    'when %s opens the link and the SDK installs with device "iPad" from the IP, then fingerprint at 0.6',
+    async (_n, ua) => {
+      const { p, a } = await project();
+      const ip = randomIp();
+      const t = baseInstant();
+      const click = await clickAt(h(), p, a.displayId, { ms: t - HOUR, ip, ua });
+      expect(click.res.statusCode).toBe(200);
+      await flushFacts(h());
+      const iid = await initAt(h(), p, { ms: t, ip, platform: 'IOS', deviceData: IPAD_SDK });
+
+      const d = await decide(h(), p, iid);
+
+      // Chrome's was: organic, the click recorded as a plain Mac ("device differs: os Mac OS vs iOS").
+      expect(d).toMatchObject({ method: 'fingerprint', campaignId: a.id, confidence: 0.6 });
+      expect(d?.click?.clickId).toBe(click.clickId);
+    },
+  );
+
+  it('when the iPad clicks in mobile mode and a Mac on its IP later clicks another campaign in Safari, then the iPad’s own click wins at 0.9', async () => {
+    const { p, a, b } = await project();
+    const ip = randomIp();
+    const t = baseInstant();
+    const own = await clickAt(h(), p, a.displayId, { ms: t - 2 * HOUR, ip, ua: IPAD_MOBILE_SAFARI });
+    const mac = await clickAt(h(), p, b.displayId, { ms: t - HOUR, ip, ua: IPAD_DESKTOP_UA });
+    await flushFacts(h());
+    const iid = await initAt(h(), p, { ms: t, ip, platform: 'IOS', deviceData: IPAD });
+
+    const d = await decide(h(), p, iid);
+
+    // Was: the Mac's later click (a partial match, 0.6) took the install for campaign B.
+    expect(d).toMatchObject({ method: 'fingerprint', campaignId: a.id, confidence: 0.9 });
+    expect(d?.click?.clickId).toBe(own.clickId);
+    expect(d?.candidates).toContainEqual({
+      method: 'fingerprint',
+      click_id: mac.clickId,
+      campaign_id: b.id,
+      outcome: 'lost',
+      reason: 'an exact device match won',
+    });
   });
 });
