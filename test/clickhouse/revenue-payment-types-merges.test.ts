@@ -10,31 +10,9 @@ import type { ClickHouseClient } from '../../src/store/clickhouse/client.ts';
 import { insertFactRows } from '../../src/store/clickhouse/facts.ts';
 import { selectCampaignBreakdown } from '../../src/store/clickhouse/reporting.ts';
 import { deleteUserRowsIn } from '../../src/store/clickhouse/user-data.ts';
-import { rerunChMigration } from '../support/ch-migrations.ts';
+import { beforeMigration0031 } from '../support/ch-migrations.ts';
 import { chJson, migratedTestClickHouse, type TestProject } from '../support/harness.ts';
 import * as r from '../support/report-facts.ts';
-
-const FILE = '0031_exclude_non_revenue_payment_types.sql';
-
-const VIEWS_BEFORE_0031 = [
-  `ALTER TABLE payments_daily_mv MODIFY QUERY
-SELECT project_id, campaign_id, day, platform, ad_set_id, creative_id, keyword_id,
-  anyLastIf(ad_set_name, ad_set_name != '') AS ad_set_name,
-  anyLastIf(creative_name, creative_name != '') AS creative_name,
-  anyLastIf(keyword_name, keyword_name != '') AS keyword_name,
-  toUInt64(sum(toInt64(sign))) AS revenue_events,
-  sum(amount * sign) AS revenue
-FROM payments
-WHERE status = 'PAYMENT_COMPLETED'
-GROUP BY project_id, campaign_id, day, platform, ad_set_id, creative_id, keyword_id`,
-  `ALTER TABLE payments_revenue_cohort_mv MODIFY QUERY
-SELECT project_id, campaign_id, platform, ad_set_id, creative_id, keyword_id, install_day,
-  toUInt16(dateDiff('day', install_day, day)) AS day_n,
-  sum(amount * sign) AS revenue
-FROM payments
-WHERE status = 'PAYMENT_COMPLETED' AND dateDiff('day', install_day, day) BETWEEN 0 AND 30
-GROUP BY project_id, campaign_id, platform, ad_set_id, creative_id, keyword_id, install_day, day_n`,
-];
 
 let ch: ClickHouseClient;
 beforeAll(async () => {
@@ -46,16 +24,7 @@ const write = (table: string, rows: Record<string, unknown>[], token = `rt-${ran
   insertFactRows(ch, table, rows, token);
 
 /** Runs `before` under the pre-0031 views, then the migration file. */
-async function beforeMigration(before: () => Promise<void>): Promise<void> {
-  for (const q of VIEWS_BEFORE_0031) {
-    await ch.command({ query: q });
-  }
-  try {
-    await before();
-  } finally {
-    await rerunChMigration(ch, FILE);
-  }
-}
+const beforeMigration = (before: () => Promise<void>) => beforeMigration0031(ch, before);
 
 async function revenueByTable(projectId: string) {
   const one = async (q: string) => (await chJson<{ v: string }>(ch, q, { p: projectId }))[0]?.v ?? '0';

@@ -10,34 +10,13 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ClickHouseClient } from '../../src/store/clickhouse/client.ts';
 import { insertFactRows } from '../../src/store/clickhouse/facts.ts';
-import { rerunChMigration } from '../support/ch-migrations.ts';
+import { beforeMigration0031, rerunChMigration } from '../support/ch-migrations.ts';
 import { chJson, migratedTestClickHouse, type TestProject } from '../support/harness.ts';
 import * as r from '../support/report-facts.ts';
 
 const FILE = '0031_exclude_non_revenue_payment_types.sql';
 const D = '2025-05-04';
 const D2 = '2025-05-06';
-
-// The views as migrations 0007 and 0010 made them: every completed payment is revenue.
-const VIEWS_BEFORE_0031 = [
-  `ALTER TABLE payments_daily_mv MODIFY QUERY
-SELECT project_id, campaign_id, day, platform, ad_set_id, creative_id, keyword_id,
-  anyLastIf(ad_set_name, ad_set_name != '') AS ad_set_name,
-  anyLastIf(creative_name, creative_name != '') AS creative_name,
-  anyLastIf(keyword_name, keyword_name != '') AS keyword_name,
-  toUInt64(sum(toInt64(sign))) AS revenue_events,
-  sum(amount * sign) AS revenue
-FROM payments
-WHERE status = 'PAYMENT_COMPLETED'
-GROUP BY project_id, campaign_id, day, platform, ad_set_id, creative_id, keyword_id`,
-  `ALTER TABLE payments_revenue_cohort_mv MODIFY QUERY
-SELECT project_id, campaign_id, platform, ad_set_id, creative_id, keyword_id, install_day,
-  toUInt16(dateDiff('day', install_day, day)) AS day_n,
-  sum(amount * sign) AS revenue
-FROM payments
-WHERE status = 'PAYMENT_COMPLETED' AND dateDiff('day', install_day, day) BETWEEN 0 AND 30
-GROUP BY project_id, campaign_id, platform, ad_set_id, creative_id, keyword_id, install_day, day_n`,
-];
 
 let ch: ClickHouseClient;
 beforeAll(async () => {
@@ -84,11 +63,7 @@ describe('revenue without withdrawals and refunds (clickhouse migration 0031)', 
       r.payment(p, x, 'u1', day, amount, opts);
     const withdrawal = pay(D, '4', { type: 'FUNDS_WITHDRAWAL' });
     const laterRemoved = pay(D2, '3', { type: 'FUNDS_WITHDRAWAL' });
-    for (const q of VIEWS_BEFORE_0031) {
-      await ch.command({ query: q });
-    }
-    let before: State;
-    try {
+    const before = await beforeMigration0031(ch, async () => {
       await write([
         pay(D, '10', { type: 'FIRST_PAYMENT' }),
         withdrawal,
@@ -99,10 +74,8 @@ describe('revenue without withdrawals and refunds (clickhouse migration 0031)', 
         pay(D2, '9', { type: 'SUBSCRIPTION_BILLING_ISSUE', status: 'PAYMENT_FAILED' }),
       ]);
       await write([{ ...withdrawal, event_id: `pay_${randomUUID()}`, sign: -1 }]);
-      before = await state(p.project.id);
-    } finally {
-      await rerunChMigration(ch, FILE);
-    }
+      return state(p.project.id);
+    });
     const once = await state(p.project.id);
     await rerunChMigration(ch, FILE);
     const twice = await state(p.project.id);

@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { liveCampaigns } from '../../src/domain/mcp/stats-window.ts';
 import { localDay } from '../../src/lib/time.ts';
 import { callTool, mcpToken } from '../http/mcp/mcp-client.ts';
-import { rerunChMigration } from '../support/ch-migrations.ts';
+import { beforeMigration0031 } from '../support/ch-migrations.ts';
 import { chJson, newProject, useHarness } from '../support/harness.ts';
 import { expectedReport, type OracleInput, type OracleQuery } from '../support/report-oracle.ts';
 import { deriveFacts } from '../support/report-oracle-facts.ts';
@@ -24,25 +24,6 @@ const OPTS = { timezone: 'America/New_York', currency: 'USD', tag: 'R' };
 const NOT_REVENUE =
   "('FUNDS_WITHDRAWAL', 'SUBSCRIPTION_CANCELLED', 'SUBSCRIPTION_REFUNDED', 'SUBSCRIPTION_BILLING_ISSUE')";
 
-const VIEWS_BEFORE_0031 = [
-  `ALTER TABLE payments_daily_mv MODIFY QUERY
-SELECT project_id, campaign_id, day, platform, ad_set_id, creative_id, keyword_id,
-  anyLastIf(ad_set_name, ad_set_name != '') AS ad_set_name,
-  anyLastIf(creative_name, creative_name != '') AS creative_name,
-  anyLastIf(keyword_name, keyword_name != '') AS keyword_name,
-  toUInt64(sum(toInt64(sign))) AS revenue_events,
-  sum(amount * sign) AS revenue
-FROM payments
-WHERE status = 'PAYMENT_COMPLETED'
-GROUP BY project_id, campaign_id, day, platform, ad_set_id, creative_id, keyword_id`,
-  `ALTER TABLE payments_revenue_cohort_mv MODIFY QUERY
-SELECT project_id, campaign_id, platform, ad_set_id, creative_id, keyword_id, install_day,
-  toUInt16(dateDiff('day', install_day, day)) AS day_n,
-  sum(amount * sign) AS revenue
-FROM payments
-WHERE status = 'PAYMENT_COMPLETED' AND dateDiff('day', install_day, day) BETWEEN 0 AND 30
-GROUP BY project_id, campaign_id, platform, ad_set_id, creative_id, keyword_id, install_day, day_n`,
-];
 const AGGREGATES = [
   'campaign_daily',
   'campaign_platform_daily',
@@ -57,15 +38,7 @@ let o: OracleInput;
 beforeAll(async () => {
   const s = generateScenario(SEED, nowMs, OPTS);
   const p = await newProject(h().deps, { timezone: OPTS.timezone, currency: OPTS.currency });
-  for (const q of VIEWS_BEFORE_0031) {
-    await h().deps.ch.command({ query: q });
-  }
-  let w: Awaited<ReturnType<typeof writeScenario>>;
-  try {
-    w = await writeScenario(h(), p, s);
-  } finally {
-    await rerunChMigration(h().deps.ch, '0031_exclude_non_revenue_payment_types.sql');
-  }
+  const w = await beforeMigration0031(h().deps.ch, () => writeScenario(h(), p, s));
   for (const t of AGGREGATES) {
     await h().deps.ch.command({ query: `OPTIMIZE TABLE ${t} FINAL` });
   }
