@@ -1,7 +1,9 @@
 // Helpers for the user tests (trigger, set-user-data, customer-user-id, attributed-users): request
 // shorthands and readers of the app_users rows and the ClickHouse sign-up facts they assert on.
+import { randomUUID } from 'node:crypto';
+import { expect } from 'vitest';
 import type { Deps } from '../../src/deps.ts';
-import { post, type Res } from './client.ts';
+import { attribute, init, post, type Res, randomIp } from './client.ts';
 import type { Harness, TestProject } from './harness.ts';
 
 export type AppUserRow = {
@@ -82,6 +84,19 @@ export function trigger(
     data: { device_data: {} },
     ...extra,
   });
+}
+
+/** An install that called init (from a random IP) and was decided organic: one to tie users to. */
+export async function organicInstall(
+  h: Harness,
+  p: TestProject,
+  opts: { platform?: string; iid?: string } = {},
+): Promise<string> {
+  const iid = opts.iid ?? randomUUID();
+  const res = await init(h, p.token, { install_instance_id: iid, platform: opts.platform ?? 'ANDROID' }, randomIp());
+  expect(res.statusCode).toBe(202);
+  await attribute(h, p, iid);
+  return iid;
 }
 
 /** Runs `fn` with deps.now() pinned to `ms` (the trigger time that becomes attributed_at). */

@@ -20,15 +20,9 @@ import {
   useClientHarness,
 } from '../../support/client.ts';
 import { newProject, type TestProject } from '../../support/harness.ts';
-import { appUsers, installUser, trigger } from '../../support/users.ts';
+import { appUsers, installUser, organicInstall, trigger } from '../../support/users.ts';
 
 const h = useClientHarness();
-
-async function organicInstall(p: TestProject, iid: string = randomUUID()): Promise<string> {
-  expect((await init(h(), p.token, { install_instance_id: iid }, randomIp())).statusCode).toBe(202);
-  await attribute(h(), p, iid);
-  return iid;
-}
 
 function lookup(p: TestProject, userId: string) {
   return h().app.inject({
@@ -44,7 +38,7 @@ describe('a user id seen before, and the decision', () => {
   it('when the user logs in on a new install before its attribution is decided, then the decision records a reinstall', async () => {
     const { deps } = h();
     const p = await newProject(deps);
-    const first = await organicInstall(p);
+    const first = await organicInstall(h(), p);
     expect((await trigger(h(), p.token, first, 'u-seen')).statusCode).toBe(200);
     // The new install came from a campaign click; the user logs in before the job runs.
     const campaign = await campaignWithListings(deps, p);
@@ -72,8 +66,8 @@ describe('the registering install', () => {
   it('when the user signed up on B, logged in on an older install A, and triggers again on B, then B stays a first install', async () => {
     const { deps } = h();
     const p = await newProject(deps);
-    const olderA = await organicInstall(p);
-    const newerB = await organicInstall(p);
+    const olderA = await organicInstall(h(), p);
+    const newerB = await organicInstall(h(), p);
     expect((await trigger(h(), p.token, newerB, 'u-b')).json().data.trigger).toBe(true);
     expect((await trigger(h(), p.token, olderA, 'u-b')).json().data.trigger).toBe(false);
     const afterSignup = await installUser(deps, p, newerB);
@@ -90,8 +84,8 @@ describe('the registering install', () => {
   it('when the user signed up on B and then logs in on an older install A, then neither is a reinstall', async () => {
     const { deps } = h();
     const p = await newProject(deps);
-    const olderA = await organicInstall(p);
-    const newerB = await organicInstall(p);
+    const olderA = await organicInstall(h(), p);
+    const newerB = await organicInstall(h(), p);
     await trigger(h(), p.token, newerB, 'u-c');
     await trigger(h(), p.token, olderA, 'u-c');
     expect(await installUser(deps, p, olderA)).toEqual({ user_id: 'u-c', is_reinstall: false });
@@ -105,8 +99,8 @@ describe('first triggers of one user on two installs at once', () => {
   it('when the older install registers the user while the newer one logs in, then the newer one is a reinstall', async () => {
     const { deps } = h();
     const p = await newProject(deps);
-    const older = await organicInstall(p);
-    const newer = await organicInstall(p);
+    const older = await organicInstall(h(), p);
+    const newer = await organicInstall(h(), p);
     let release: () => void = () => {};
     const held = new Promise<void>((r) => {
       release = r;
@@ -153,12 +147,12 @@ describe('the reattribution window on user ids', () => {
     const { deps } = h();
     const p = await newProject(deps);
     await setAttributionSettings(deps, p.project.id, { reattribution_window_days: windowDays });
-    const first = await organicInstall(p);
+    const first = await organicInstall(h(), p);
     const userId = `u-${randomUUID()}`;
     expect((await trigger(h(), p.token, first, userId)).json().data.trigger).toBe(true);
     await deps.sql`UPDATE installs SET created_at = now() - ${days} * interval '1 day'
       WHERE project_id = ${p.project.id} AND install_instance_id = ${first}`;
-    const next = await organicInstall(p);
+    const next = await organicInstall(h(), p);
     const res =
       how === 'trigger'
         ? await trigger(h(), p.token, next, userId)
@@ -189,8 +183,8 @@ describe('a re-login after switching accounts on the registering install', () =>
   it('when U signed up on B, logged in on older A, and B switches to V and back to U, then B stays a first install', async () => {
     const { deps } = h();
     const p = await newProject(deps);
-    const olderA = await organicInstall(p);
-    const newerB = await organicInstall(p);
+    const olderA = await organicInstall(h(), p);
+    const newerB = await organicInstall(h(), p);
     expect((await trigger(h(), p.token, newerB, 'u-switch')).json().data.trigger).toBe(true);
     expect((await trigger(h(), p.token, olderA, 'u-switch')).json().data.trigger).toBe(false);
     expect((await trigger(h(), p.token, newerB, 'v-other')).json().data.trigger).toBe(true);
@@ -206,8 +200,8 @@ describe('a re-login after switching accounts on the registering install', () =>
   it('when the switch back goes through customer-user-id, then B stays a first install', async () => {
     const { deps } = h();
     const p = await newProject(deps);
-    const olderA = await organicInstall(p);
-    const newerB = await organicInstall(p);
+    const olderA = await organicInstall(h(), p);
+    const newerB = await organicInstall(h(), p);
     await trigger(h(), p.token, newerB, 'u-cuid');
     await trigger(h(), p.token, olderA, 'u-cuid');
     await trigger(h(), p.token, newerB, 'v-cuid');
@@ -227,7 +221,7 @@ describe('a re-login after switching accounts on the registering install', () =>
   it('when B alone switches U → V → U, then B is no reinstall', async () => {
     const { deps } = h();
     const p = await newProject(deps);
-    const b = await organicInstall(p);
+    const b = await organicInstall(h(), p);
     await trigger(h(), p.token, b, 'u-alone');
     await trigger(h(), p.token, b, 'v-alone');
     await trigger(h(), p.token, b, 'u-alone');

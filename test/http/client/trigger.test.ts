@@ -19,8 +19,8 @@ import {
   randomIp,
   useClientHarness,
 } from '../../support/client.ts';
-import { newProject, type TestProject } from '../../support/harness.ts';
-import { appUsers, installUser, signupFacts, trigger } from '../../support/users.ts';
+import { newProject } from '../../support/harness.ts';
+import { appUsers, installUser, organicInstall, signupFacts, trigger } from '../../support/users.ts';
 
 const h = useClientHarness();
 
@@ -41,13 +41,6 @@ const ORGANIC_COLUMNS = {
   keyword_name: '',
   reengagement_campaign_id: 0,
 };
-
-async function organicInstall(p: TestProject, platform = 'ANDROID', iid: string = randomUUID()): Promise<string> {
-  const res = await init(h(), p.token, { install_instance_id: iid, platform }, randomIp());
-  expect(res.statusCode).toBe(202);
-  await attribute(h(), p, iid);
-  return iid;
-}
 
 describe('200', () => {
   it('when Android signs up on an attributed install (Gson body, event SIGNUP), then the user is registered and the sign-up carries the campaign', async () => {
@@ -111,7 +104,7 @@ describe('200', () => {
   it('when iOS signs up (JSONSerialization body: escaped slashes, nulls, flags inside user_data), then 200 and an organic sign-up', async () => {
     const { deps } = h();
     const p = await newProject(deps);
-    const iid = await organicInstall(p, 'IOS', 'AbCdEfGhIjKlMnOpQrSt');
+    const iid = await organicInstall(h(), p, { platform: 'IOS', iid: 'AbCdEfGhIjKlMnOpQrSt' });
     // iOS 4.0.1 signup: user_data fields inside user_data, time_since_app_install, data = {device_data}.
     const body = String.raw`{"token":"${p.token}","user_data":{"id":"ios-7","name":null,"email":"5f0c3a1b9e7d4c2a8b6f0e1d3c5a7b9e5f0c3a1b9e7d4c2a8b6f0e1d3c5a7b9e","is_first_time_user":false,"user_created_at":"2024-12-01T08:30:00Z","posthog_distinct_id":"ph_1"},"platform":"IOS","install_instance_id":"${iid}","time_since_app_install":42.5,"data":{"device_data":{"device":"iPhone","brand":"Apple","manufacturer":"Apple","version":"2.0","bundle_id":"com.example.shop","timezone":"America\/New_York","adservices_attribution_token":null}}}`;
 
@@ -147,7 +140,7 @@ describe('200', () => {
   it('when the spec top-level first-time fields come, then they win over the ones inside user_data', async () => {
     const { deps } = h();
     const p = await newProject(deps);
-    const iid = await organicInstall(p);
+    const iid = await organicInstall(h(), p);
 
     const res = await trigger(h(), p.token, iid, 'spec-user', {
       user_data: { id: 'spec-user', is_first_time_user: false, user_created_at: 'inner' },
@@ -167,7 +160,7 @@ describe('200', () => {
   it('when user_data.id is a number, then it is stored as its string', async () => {
     const { deps } = h();
     const p = await newProject(deps);
-    const iid = await organicInstall(p);
+    const iid = await organicInstall(h(), p);
 
     const res = await trigger(h(), p.token, iid, 12345);
 
@@ -179,7 +172,7 @@ describe('200', () => {
   it('when the same user triggers again on the same install, then trigger false, details refreshed, one sign-up', async () => {
     const { deps } = h();
     const p = await newProject(deps);
-    const iid = await organicInstall(p);
+    const iid = await organicInstall(h(), p);
     await trigger(h(), p.token, iid, 'u1', {
       user_data: { id: 'u1', name: 'Old', email: 'old@example.com', plan: 'free', ref: 'x' },
       data: { device_data: { brand: 'Google' } },
@@ -210,9 +203,9 @@ describe('200', () => {
   it('when the user logs in on a second install, then no new sign-up, the first install stays the registering one and the second is a reinstall', async () => {
     const { deps } = h();
     const p = await newProject(deps);
-    const first = await organicInstall(p);
+    const first = await organicInstall(h(), p);
     await trigger(h(), p.token, first, 'u1');
-    const second = await organicInstall(p);
+    const second = await organicInstall(h(), p);
 
     const res = await trigger(h(), p.token, second, 'u1');
 
@@ -227,7 +220,7 @@ describe('200', () => {
   it('when a reinstall is marked by trigger before attribution decides, then the decision keeps the mark', async () => {
     const { deps } = h();
     const p = await newProject(deps);
-    const first = await organicInstall(p);
+    const first = await organicInstall(h(), p);
     await trigger(h(), p.token, first, 'u1');
     const second = randomUUID();
     await init(h(), p.token, { install_instance_id: second }, randomIp());
@@ -271,7 +264,7 @@ describe('200', () => {
   it('when the same new user triggers 10 times at once, then exactly one registers and one sign-up is written', async () => {
     const { deps } = h();
     const p = await newProject(deps);
-    const iid = await organicInstall(p);
+    const iid = await organicInstall(h(), p);
 
     const answers = await Promise.all(Array.from({ length: 10 }, () => trigger(h(), p.token, iid, 'racer')));
 
@@ -286,7 +279,7 @@ describe('400', () => {
   it('when the token is wrong, then 400 and nothing is stored', async () => {
     const { deps } = h();
     const p = await newProject(deps);
-    const iid = await organicInstall(p);
+    const iid = await organicInstall(h(), p);
 
     const res = await trigger(h(), 'pt_wrong', iid, 'u1');
 
@@ -310,7 +303,7 @@ describe('400', () => {
     const { deps } = h();
     const a = await newProject(deps);
     const b = await newProject(deps);
-    const iid = await organicInstall(a);
+    const iid = await organicInstall(h(), a);
 
     const res = await trigger(h(), b.token, iid, 'intruder');
 
@@ -351,7 +344,7 @@ describe('400', () => {
   ])('when the body has %s, then 400 with the exact text', async (_case, patch, expected) => {
     const { deps } = h();
     const p = await newProject(deps);
-    const iid = await organicInstall(p);
+    const iid = await organicInstall(h(), p);
 
     const res = await trigger(h(), p.token, iid, 'u1', patch);
 

@@ -16,15 +16,9 @@ import {
   useClientHarness,
 } from '../../support/client.ts';
 import { newProject, type TestProject } from '../../support/harness.ts';
-import { appUsers, installUser, signupFacts, trigger } from '../../support/users.ts';
+import { appUsers, installUser, organicInstall, signupFacts, trigger } from '../../support/users.ts';
 
 const h = useClientHarness();
-
-async function organicInstall(p: TestProject, iid: string = randomUUID()): Promise<string> {
-  expect((await init(h(), p.token, { install_instance_id: iid }, randomIp())).statusCode).toBe(202);
-  await attribute(h(), p, iid);
-  return iid;
-}
 
 function listUsers(p: TestProject, displayId: string) {
   return h().app.inject({ method: 'GET', url: `/api/v1/attributed-users?display_id=${displayId}`, headers: p.headers });
@@ -36,7 +30,7 @@ describe('one new user, five installs, five first triggers at once', () => {
     const p = await newProject(deps);
     const iids: string[] = [];
     for (let i = 0; i < 5; i++) {
-      iids.push(await organicInstall(p));
+      iids.push(await organicInstall(h(), p));
     }
 
     const answers = await Promise.all(iids.map((iid) => trigger(h(), p.token, iid, 'u-five')));
@@ -92,7 +86,7 @@ describe('two projects, one user id', () => {
         .trigger,
     ).toBe(true);
     // Same install id in both projects too (an SDK-less client reusing one id).
-    const bInstall = await organicInstall(b, aInstall);
+    const bInstall = await organicInstall(h(), b, { iid: aInstall });
 
     const res = await trigger(h(), b.token, bInstall, 'shared-id', { user_data: { id: 'shared-id', name: 'B' } });
 
@@ -123,7 +117,7 @@ describe('a user id re-used after its deletion', () => {
     await flushFacts(h());
     const del = await h().app.inject({ method: 'DELETE', url: '/api/v1/users/gone', headers: p.headers });
     expect(del.statusCode).toBe(200);
-    const fresh = await organicInstall(p);
+    const fresh = await organicInstall(h(), p);
 
     const res = await trigger(h(), p.token, fresh, 'gone');
     await flushFacts(h());
@@ -140,8 +134,8 @@ describe('integrations', () => {
     const { deps } = h();
     const p = await newProject(deps);
     const q = await newProject(deps);
-    const iid = await organicInstall(p);
-    const other = await organicInstall(p);
+    const iid = await organicInstall(h(), p);
+    const other = await organicInstall(h(), p);
     const send = (token: string, install: string, info: Record<string, string>) =>
       post(h(), 'integrations', { token, platform: 'IOS', install_instance_id: install, integration_info: info });
 
