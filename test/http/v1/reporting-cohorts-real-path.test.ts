@@ -3,10 +3,10 @@
 // capture-payment, capture-event → fact writer), in a project zone of +5:30 where the local day and
 // the UTC day differ. README "Reporting" §Cohort metrics: day N of an install is its project-local
 // install day + N; daywise dN is the cohort's revenue on days 0..N.
-import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { attributeInstall } from '../../../src/domain/attribution/attribute-install.ts';
-import { ANDROID_UA, flushFacts, post } from '../../support/client.ts';
+import { atIso, clickThenInit, expectStatus, installFromClick } from '../../support/click-install.ts';
+import { flushFacts, post } from '../../support/client.ts';
 import * as f from '../../support/factories.ts';
 import { type Harness, newProject, type TestProject, useHarness } from '../../support/harness.ts';
 
@@ -14,64 +14,13 @@ const h = useHarness({ env: { RATE_LIMITS_ENABLED: 'false' } });
 
 type Obj = Record<string, unknown>;
 
-async function at<T>(hh: Harness, iso: string, fn: () => Promise<T>): Promise<T> {
-  const real = hh.deps.now;
-  hh.deps.now = () => Date.parse(iso);
-  try {
-    return await fn();
-  } finally {
-    hh.deps.now = real;
-  }
-}
-
-async function expectOk(res: { statusCode: number; body: string }, status: number, what: string) {
-  if (res.statusCode !== status) {
-    throw new Error(`${what} answered ${res.statusCode}: ${res.body}`);
-  }
-}
-
-/** A click with link params, then an Android install from it, attributed at `installIso`. */
-async function installFromClick(
-  hh: Harness,
-  p: TestProject,
-  displayId: string,
-  query: string,
-  clickIso: string,
-  installIso: string,
-) {
-  const ip = `10.9.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250) + 1}`;
-  const click = await at(hh, clickIso, () =>
-    hh.app.inject({
-      method: 'GET',
-      url: `/${displayId}?${query}`,
-      headers: { host: 'attr.test', 'user-agent': ANDROID_UA },
-      remoteAddress: ip,
-    }),
-  );
-  await expectOk(click, 302, 'link');
-  const referrer = new URL(String(click.headers.location)).searchParams.get('referrer') ?? '';
-  const iid = randomUUID();
-  const body = {
-    token: p.token,
-    platform: 'ANDROID',
-    install_instance_id: iid,
-    device_data: { install_ref: referrer },
-  };
-  await expectOk(await at(hh, installIso, () => post(hh, 'init', body, { remoteAddress: ip })), 202, 'init');
-  // installs.created_at takes Postgres's now(); move it to the install time (report-writer.ts does the same).
-  await hh.deps.sql`UPDATE installs SET created_at = ${new Date(installIso)}
-    WHERE project_id = ${p.project.id} AND install_instance_id = ${iid}`;
-  await at(hh, installIso, () => attributeInstall(hh.deps, { projectId: p.project.id, installInstanceId: iid }));
-  return { iid, ip };
-}
-
 async function client(hh: Harness, p: TestProject, iid: string, iso: string, path: string, status: number, extra: Obj) {
   const payload = { token: p.token, platform: 'ANDROID', install_instance_id: iid, ...extra };
-  await expectOk(await at(hh, iso, () => post(hh, path, payload)), status, path);
+  expectStatus(await atIso(hh, iso, () => post(hh, path, payload)), status, path);
 }
 
 async function report(hh: Harness, p: TestProject, nowIso: string, query: string): Promise<Obj[]> {
-  const res = await at(hh, nowIso, () =>
+  const res = await atIso(hh, nowIso, () =>
     hh.app.inject({ method: 'GET', url: `/api/v1/reporting/campaigns?${query}`, headers: p.headers }),
   );
   expect(res.statusCode, res.body).toBe(200);
@@ -88,8 +37,7 @@ describe('reporting: cohorts through the real write paths (+5:30)', () => {
     const { iid } = await installFromClick(
       hh,
       p,
-      c.display_id,
-      'adset_id=as1&adset_name=Set%201&ad_id=cr1&ad_name=Video',
+      { displayId: c.display_id, query: 'adset_id=as1&adset_name=Set%201&ad_id=cr1&ad_name=Video' },
       '2025-03-01T18:10:00Z',
       '2025-03-01T19:00:00Z',
     );
@@ -151,8 +99,20 @@ describe('reporting: cohorts through the real write paths (+5:30)', () => {
     const p = await newProject(hh.deps, { timezone: 'Asia/Kolkata' });
     const play = await f.storeListing(hh.deps, p, 'ANDROID');
     const c = await f.campaign(hh.app, p, { name: 'Active users', store_listing_ids: [play.id] });
-    const a = await installFromClick(hh, p, c.display_id, 'x=1', '2025-03-01T04:00:00Z', '2025-03-01T05:00:00Z');
-    const b = await installFromClick(hh, p, c.display_id, 'x=2', '2025-03-01T04:00:00Z', '2025-03-01T05:10:00Z');
+    const a = await installFromClick(
+      hh,
+      p,
+      { displayId: c.display_id, query: 'x=1' },
+      '2025-03-01T04:00:00Z',
+      '2025-03-01T05:00:00Z',
+    );
+    const b = await installFromClick(
+      hh,
+      p,
+      { displayId: c.display_id, query: 'x=2' },
+      '2025-03-01T04:00:00Z',
+      '2025-03-01T05:10:00Z',
+    );
     // a opens on 2025-03-14 00:10 IST (UTC 03-13), b on 2025-03-07 23:50 IST (UTC 03-07): to = 03-14,
     // the 7 days 03-08..03-14 hold a only; a UTC reading would hold both (03-07 18:20Z is 03-07 IST… 23:50).
     await client(hh, p, a.iid, '2025-03-13T18:40:00Z', 'init', 202, { device_data: {} });
@@ -182,32 +142,14 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 /** A campaign link click and an Android init at t0; slow: the decision comes after the writer's 10-minute wait. */
 async function clickAndInit(hh: Harness, p: TestProject, displayId: string, t0: number, slow: boolean) {
-  const ip = `10.8.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250) + 1}`;
-  const click = await at(hh, iso(t0 - 60_000), () =>
-    hh.app.inject({
-      method: 'GET',
-      url: `/${displayId}`,
-      headers: { host: 'attr.test', 'user-agent': ANDROID_UA },
-      remoteAddress: ip,
-    }),
-  );
-  await expectOk(click, 302, 'link');
-  const referrer = new URL(String(click.headers.location)).searchParams.get('referrer') ?? '';
-  const iid = randomUUID();
-  const body = {
-    token: p.token,
-    platform: 'ANDROID',
-    install_instance_id: iid,
-    device_data: { install_ref: referrer },
-  };
-  await expectOk(await at(hh, iso(t0), () => post(hh, 'init', body, { remoteAddress: ip })), 202, 'init');
+  const { iid } = await clickThenInit(hh, p, { displayId }, iso(t0 - 60_000), iso(t0));
   if (slow) {
     // The decision takes more than 10 minutes (a backlog, Redis away): the writer's clock has moved on.
     await hh.deps.sql`UPDATE fact_outbox SET created_at = now() - interval '11 minutes', not_before = NULL
       WHERE project_id = ${p.project.id} AND enrich_install = ${iid}`;
     await flushFacts(hh);
   }
-  await at(hh, iso(t0), () => attributeInstall(hh.deps, { projectId: p.project.id, installInstanceId: iid }));
+  await atIso(hh, iso(t0), () => attributeInstall(hh.deps, { projectId: p.project.id, installInstanceId: iid }));
   await flushFacts(hh);
   return iid;
 }

@@ -3,32 +3,15 @@
 // write paths (link click → init → attribution → trigger → capture-payment → fact writer), and money
 // in currencies with 0 and 3 minor digits (JPY, KWD). Each number is compared with what the raw facts
 // say (README "Reporting": project-local days, inclusive windows; Numbers: currency minor digits).
-import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { attributeInstall } from '../../../src/domain/attribution/attribute-install.ts';
-import { ANDROID_UA, flushFacts, post } from '../../support/client.ts';
+import { atIso, expectStatus, installFromClick } from '../../support/click-install.ts';
+import { flushFacts, post } from '../../support/client.ts';
 import * as f from '../../support/factories.ts';
 import { type Harness, newProject, type TestProject, useHarness } from '../../support/harness.ts';
 
 const h = useHarness({ env: { RATE_LIMITS_ENABLED: 'false' } });
 
 type Obj = Record<string, unknown>;
-
-async function at<T>(hh: Harness, iso: string, fn: () => Promise<T>): Promise<T> {
-  const real = hh.deps.now;
-  hh.deps.now = () => Date.parse(iso);
-  try {
-    return await fn();
-  } finally {
-    hh.deps.now = real;
-  }
-}
-
-function ok(res: { statusCode: number; body: string }, status: number, what: string) {
-  if (res.statusCode !== status) {
-    throw new Error(`${what} answered ${res.statusCode}: ${res.body}`);
-  }
-}
 
 /** Click at clickIso, Android install at installIso (attributed then), trigger user, a payment. */
 async function userFromClick(
@@ -40,30 +23,19 @@ async function userFromClick(
   userId: string,
   payment?: { amount: number; iso: string },
 ) {
-  const ip = `10.7.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250) + 1}`;
-  const click = await at(hh, clickIso, () =>
-    hh.app.inject({
-      method: 'GET',
-      url: `/${displayId}?adset_id=as1&adset_name=Set&ad_id=cr1&ad_name=Cr`,
-      headers: { host: 'attr.test', 'user-agent': ANDROID_UA },
-      remoteAddress: ip,
-    }),
+  const { iid } = await installFromClick(
+    hh,
+    p,
+    { displayId, query: 'adset_id=as1&adset_name=Set&ad_id=cr1&ad_name=Cr' },
+    clickIso,
+    installIso,
   );
-  ok(click, 302, 'link');
-  const referrer = new URL(String(click.headers.location)).searchParams.get('referrer') ?? '';
-  const iid = randomUUID();
-  const body = {
-    token: p.token,
-    platform: 'ANDROID',
-    install_instance_id: iid,
-    device_data: { install_ref: referrer },
-  };
-  ok(await at(hh, installIso, () => post(hh, 'init', body, { remoteAddress: ip })), 202, 'init');
-  await hh.deps.sql`UPDATE installs SET created_at = ${new Date(installIso)}
-    WHERE project_id = ${p.project.id} AND install_instance_id = ${iid}`;
-  await at(hh, installIso, () => attributeInstall(hh.deps, { projectId: p.project.id, installInstanceId: iid }));
   const base = { token: p.token, platform: 'ANDROID', install_instance_id: iid };
-  ok(await at(hh, installIso, () => post(hh, 'trigger', { ...base, user_data: { id: userId } })), 200, 'trigger');
+  expectStatus(
+    await atIso(hh, installIso, () => post(hh, 'trigger', { ...base, user_data: { id: userId } })),
+    200,
+    'trigger',
+  );
   if (payment) {
     const pay = {
       ...base,
@@ -72,7 +44,7 @@ async function userFromClick(
       type: 'DEFAULT',
       status: 'PAYMENT_COMPLETED',
     };
-    ok(await at(hh, payment.iso, () => post(hh, 'capture-payment', pay)), 201, 'capture-payment');
+    expectStatus(await atIso(hh, payment.iso, () => post(hh, 'capture-payment', pay)), 201, 'capture-payment');
   }
   return iid;
 }
