@@ -23,9 +23,15 @@ export function normalizeHost(host: string): string {
   return host.trim().toLowerCase().replace(/\.$/, '');
 }
 
+// PUBLIC_URL's host, parsed once per value: the redirect asks for it for every candidate target.
+let parsedPublicUrl: { url: string; host: string } | undefined;
+
 /** Whether a normalized host is the service's own (PUBLIC_URL's host, whatever the port; localhost). */
 export function isServiceHost(publicUrl: string, host: string): boolean {
-  return host === new URL(publicUrl).hostname.toLowerCase() || host === 'localhost' || host === '127.0.0.1';
+  if (parsedPublicUrl?.url !== publicUrl) {
+    parsedPublicUrl = { url: publicUrl, host: new URL(publicUrl).hostname.toLowerCase() };
+  }
+  return host === parsedPublicUrl.host || host === 'localhost' || host === '127.0.0.1';
 }
 
 async function projectOfLink(
