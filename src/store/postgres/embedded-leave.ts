@@ -6,7 +6,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { OwnPostmaster } from './embedded-cluster.ts';
-import { EmbeddedLockTimeout, withEmbeddedLock } from './embedded-lock.ts';
+import { alive, EmbeddedLockTimeout, withEmbeddedLock } from './embedded-lock.ts';
 import { otherProcessesOn, type Presence } from './embedded-presence.ts';
 
 /** A stop runs inside the 20 s shutdown budget (src/main.ts), with Postgres last. */
@@ -16,15 +16,6 @@ const FORCED_LOCK_MS = 1_000;
 const FORCED_STOP_MS = 5_000;
 
 export const embeddedUrl = (port: number): string => `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
-
-export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * The postmasters this process started or adopted and has not left yet, with their DATA_DIR and,

@@ -12,8 +12,8 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { type OwnPostmaster, startCluster } from './embedded-cluster.ts';
-import { alive, dropUse, embeddedUrl, leave, registerUse } from './embedded-leave.ts';
-import { withEmbeddedLock } from './embedded-lock.ts';
+import { dropUse, embeddedUrl, leave, registerUse } from './embedded-leave.ts';
+import { alive, withEmbeddedLock } from './embedded-lock.ts';
 import { type EmbeddedClient, joinPresence, type Presence } from './embedded-presence.ts';
 
 export { loadEmbeddedPostgres } from './embedded-cluster.ts';
