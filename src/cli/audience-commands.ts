@@ -86,7 +86,7 @@ export const AUDIENCE_COMMANDS: CommandSpec[] = [
           progress(`\r${n(p.users)} users read, ${n(p.rows)} rows written, ${n(p.skipped)} skipped`);
         }
       };
-      const exp = await exportAudience(deps as Deps, project, input, onPage).catch((err: unknown) => {
+      const exp = await exportAudience(deps as Deps, project, input, { onPage }).catch((err: unknown) => {
         throw asInputError(err);
       });
       try {

@@ -39,6 +39,8 @@ export const MSG = {
   campaignCreated: 'Campaign created successfully!',
   nameRequired: 'Campaign name is required!',
   nameTooLong: (max: number) => `Campaign name must be at most ${max} characters!`,
+  // Ours (not in the spec): a control character inside a name (after the trim).
+  nameControlChars: 'Campaign name must not contain control characters!',
   domainNotFound: 'Domain not found in project',
   storeListingIdsInvalid: 'store_listing_ids must be an array of non-empty strings!',
   // Ours: the spec sets no count for store_listing_ids (at most one per platform is ever kept).

@@ -6,12 +6,16 @@ import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../deps.ts';
 import { RateLimitError } from './errors.ts';
 
-/** export: audience exports, on reporting's rule (1/min per key) with a budget of their own. */
-export type RateLimitGroup = 'data' | 'campaign' | 'reporting' | 'export';
+/**
+ * export: audience exports, on reporting's rule (1/min per key) with a budget of their own.
+ * in-route: the authentication hook takes no budget, the route takes it itself once the request
+ * is found valid (audience exports: a refused query must not cost the key its minute).
+ */
+export type RateLimitGroup = 'data' | 'campaign' | 'reporting' | 'export' | 'in-route';
 
 type Rule = { limit: number; windowMs: number; retryAfter: number };
 
-function ruleFor(deps: Deps, group: RateLimitGroup | 'ip' | 'client'): Rule {
+function ruleFor(deps: Deps, group: Exclude<RateLimitGroup, 'in-route'> | 'ip' | 'client'): Rule {
   const r = deps.config.rateLimits;
   switch (group) {
     case 'ip':
@@ -58,7 +62,15 @@ export function ipRateLimit(deps: Deps) {
 
 const REPORTING_ROUTE = '/api/v1/reporting/campaigns';
 
-export function checkKeyRateLimit(deps: Deps, group: RateLimitGroup, projectId: string, keyId: number): Promise<void> {
+export async function checkKeyRateLimit(
+  deps: Deps,
+  group: RateLimitGroup,
+  projectId: string,
+  keyId: number,
+): Promise<void> {
+  if (group === 'in-route') {
+    return;
+  }
   // Reporting's 429 always says Retry-After: 60 (spec), whatever remains of the minute. The
   // project id keeps keys of different databases sharing one Redis apart (key ids are serials).
   return enforce(deps, ruleFor(deps, group), `key:${projectId}:${keyId}:${group}`);

@@ -2,9 +2,10 @@
 // before SHA-256 as Meta's customer file and Google Customer Match ask (email trimmed and
 // lower-cased; phone E.164, Meta hashing its digits, Google '+' and the digits), mobile ad ids kept
 // raw, CSV lines per format and cells. Phones written "+44 (0)20 …" lose the (0); Italy keeps its
-// leading 0; a national number already carrying the country code is not prefixed twice where the
-// country's longest national number is known. The expected hashes come from
-// `printf '%s' VALUE | sha256sum`, not from the code under test.
+// leading 0; Russia and Kazakhstan (7) lose their trunk 8; a national number already carrying the
+// country code is not prefixed twice where the country's longest national number is known, and is
+// unusable elsewhere (it may carry the code or not: a guess matches someone else). The expected
+// hashes come from `printf '%s' VALUE | sha256sum`, not from the code under test.
 import { describe, expect, it } from 'vitest';
 import { audienceHeader, audienceLine, csvField } from '../../src/domain/audiences/format-row.ts';
 import { e164Digits, hashEmail, hashPhone, mobileAdId } from '../../src/domain/audiences/normalize-identifiers.ts';
@@ -100,14 +101,48 @@ describe('phones', () => {
 
   it.each([
     ['9198765432', '91', 'as long as a national number', '919198765432'],
-    ['393 123 4567', '39', 'an Italian mobile', '393931234567'],
-    ['4930 1234567', '49', 'no national length known', '4949301234567'],
-  ])(
-    'when %j starts with country code %j but can be national (%s), then the code is added',
-    (raw, cc, _why, digits) => {
-      expect(e164Digits(raw, cc)).toBe(digits);
-    },
-  );
+    ['0491 123456', '49', 'a trunk 0 before it, no national length known', '49491123456'],
+  ])('when %j starts with country code %j but is national (%s), then the code is added', (raw, cc, _why, digits) => {
+    expect(e164Digits(raw, cc)).toBe(digits);
+  });
+
+  // Russia and Kazakhstan share +7 and dial 8 before a national number (10 digits); 8 also starts
+  // national numbers (8 800 … toll-free), so it is a trunk prefix only before 10 more digits.
+  it.each([
+    ['8 912 345-67-89', 'RU mobile, national form', '79123456789'],
+    ['8 (495) 123-45-67', 'RU Moscow landline, national form', '74951234567'],
+    ['912 345 67 89', 'RU mobile without trunk prefix', '79123456789'],
+    ['79123456789', 'RU mobile already with its code', '79123456789'],
+    ['+7 912 345 67 89', 'RU mobile, international form', '79123456789'],
+    ['8 800 555 35 35', 'RU toll-free, national form', '78005553535'],
+    ['800 555 35 35', 'RU toll-free without trunk prefix', '78005553535'],
+    ['8 701 123 45 67', 'KZ mobile, national form', '77011234567'],
+    ['8 (727) 250-00-00', 'KZ Almaty landline, national form', '77272500000'],
+    ['77011234567', 'KZ mobile already with its code', '77011234567'],
+  ])('when the phone is %j with country code 7 (%s), then its E.164 digits are %s', (raw, _why, digits) => {
+    expect(e164Digits(raw, '7')).toBe(digits);
+  });
+
+  // Germany (49) is not in the length table: its national numbers vary in length.
+  it.each([
+    ['0151 23456789', 'a trunk 0', '4915123456789'],
+    ['151 23456789', 'no trunk 0, not starting with 49', '4915123456789'],
+    ['030 1234567', 'a Berlin landline with its trunk 0', '49301234567'],
+  ])('when the German phone is %j (%s) with country code 49, then its E.164 digits are %s', (raw, _why, digits) => {
+    expect(e164Digits(raw, '49')).toBe(digits);
+  });
+
+  it.each([
+    ['4915123456789', '49', 'a country without a known length: it may already carry its code'],
+    ['4930 1234567', '49', 'a country without a known length'],
+    ['393 123 4567', '39', 'Italy, where no trunk 0 tells a national number'],
+    ['8 912 345-67-89 0', '7', 'longer than a Russian number, not starting with 7'],
+    ['7 7912 345 67 89', '7', 'longer than a Russian number with its code'],
+    ['22345678901', '1', 'longer than a NANP number, not starting with 1'],
+  ])('when %j with country code %j cannot be told (%s), then it is unusable', (raw, cc, _why) => {
+    expect(e164Digits(raw, cc)).toBeUndefined();
+    expect(hashPhone(raw, cc)).toBeUndefined();
+  });
 
   it.each<[string | null, string | null, string]>([
     ['9876543210', null, 'no country code known'],

@@ -14,7 +14,10 @@ export const INACTIVE_DAYS_MAX = 3650;
 /** capture-event refuses longer names, so a longer one can never match. */
 export const AUDIENCE_EVENT_MAX_CHARS = 255;
 
-/** A custom event by its exact name, or completed payments of one type (null: any type). */
+/**
+ * A custom event by its name as trimmed (stored names are matched trimmed too: capture-event keeps
+ * them as sent), or completed payments of one type (null: any type that is a purchase).
+ */
 export type AudienceAction = { kind: 'event'; name: string } | { kind: 'payment'; type: string | null };
 
 export type AudienceInput = {

@@ -13,6 +13,7 @@ import { foreground } from '../../store/clickhouse/priority.ts';
 import { findAudienceIdentities } from '../../store/postgres/audience-identities.ts';
 import { findCampaignByDisplayId } from '../../store/postgres/campaigns.ts';
 import type { Project } from '../../store/postgres/projects.ts';
+import { NOT_REVENUE_TYPES } from '../events/revenue-types.ts';
 import { reportWindow } from '../reporting/window.ts';
 import type { AudienceInput, AudienceTally } from './audience-input.ts';
 import { audienceHeader, audienceLine } from './format-row.ts';
@@ -28,6 +29,16 @@ export type AudienceExport = {
   tally: AudienceTally;
 };
 type ExportDeps = Pick<Deps, 'sql' | 'ch' | 'now'>;
+export type ExportOptions = {
+  /** Told of each page read (the CLI's progress line). */
+  onPage?: (p: AudienceProgress) => void;
+  pageUsers?: number;
+  /**
+   * Called once the request is found valid (its campaign resolved), before the segment is read:
+   * the HTTP route takes the key's rate budget there, so a refused request costs none of it.
+   */
+  admit?: () => Promise<void>;
+};
 
 const dayStart = (day: string, shiftDays: number) => formatChTime(Date.parse(`${day}T00:00:00Z`) + shiftDays * DAY_MS);
 
@@ -52,6 +63,7 @@ async function pageQuery(
     projectId: project.id,
     source: action.kind === 'event' ? 'events' : 'payments',
     name: action.kind === 'event' ? action.name : action.type,
+    notTypes: NOT_REVENUE_TYPES, // `any`: purchases only; a named type is selected as named
     from: w.from,
     to: w.to,
     // No zone is more than a day away from UTC: a day's margin on each side of the window.
@@ -107,19 +119,20 @@ async function* pages(
 }
 
 /**
- * The segment's CSV. Throws ApiError 404 for a campaign the project does not have, and whatever a
- * store throws on the first page, before any chunk; a later page's failure ends the chunks with it.
+ * The segment's CSV. Throws ApiError 404 for a campaign the project does not have, what `admit`
+ * throws, and whatever a store throws on the first page, before any chunk; a later page's failure
+ * ends the chunks with it.
  */
 export async function exportAudience(
   deps: ExportDeps,
   project: Project,
   input: AudienceInput,
-  onPage?: (p: AudienceProgress) => void,
-  pageUsers = PAGE_USERS,
+  opts: ExportOptions = {},
 ): Promise<AudienceExport> {
-  const query = await pageQuery(deps, project, input, pageUsers);
+  const query = await pageQuery(deps, project, input, opts.pageUsers ?? PAGE_USERS);
+  await opts.admit?.();
   const tally: AudienceTally = { rows: 0, skipped: 0 };
-  const it = pages(deps, input, query, tally, onPage);
+  const it = pages(deps, input, query, tally, opts.onPage);
   const first = await it.next();
   async function* chunks(): AsyncGenerator<string> {
     if (!first.done) {

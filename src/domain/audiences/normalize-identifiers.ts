@@ -36,11 +36,25 @@ const TRUNK_AFTER_CODE = /^(\+|00)([\s\-.]*\(?\d{1,3}\)?)[\s\-.]*\(\s*0\s*\)/;
  */
 const ZERO_IN_NUMBER = new Set(['39', '378']);
 /**
- * The longest national number (without its trunk 0) of a person's phone, for countries where it is
- * known for sure: a longer number that starts with the country code already carries it
- * ('919876543210' with 91), as no national number can be that long. Elsewhere nothing is guessed.
+ * The longest national number (without its trunk prefix) of a person's phone, for countries where
+ * it is known for sure: a longer number that starts with the country code already carries it
+ * ('919876543210' with 91), and a longer one that does not is no number of that country. 7 is
+ * Russia and Kazakhstan (one plan, 10 digits).
  */
-const NATIONAL_MAX_DIGITS: Readonly<Record<string, number>> = { '1': 10, '33': 9, '34': 9, '44': 10, '91': 10 };
+const NATIONAL_MAX_DIGITS: Readonly<Record<string, number>> = {
+  '1': 10,
+  '7': 10,
+  '33': 9,
+  '34': 9,
+  '44': 10,
+  '91': 10,
+};
+/**
+ * National trunk prefixes other than 0: Russia and Kazakhstan dial 8 before a national number
+ * ('8 912 345-67-89' is +7 912 345 67 89). 8 also starts national numbers there (+7 800 …), so it
+ * is the trunk prefix only in front of a whole national number (11 digits in all).
+ */
+const TRUNK_PREFIX: Readonly<Record<string, string>> = { '7': '8' };
 
 /** The number written with '+' or 00, without a "(0)" after its country code (kept where it is part of the number). */
 function withoutTrunkAfterCode(v: string): string {
@@ -50,21 +64,45 @@ function withoutTrunkAfterCode(v: string): string {
   });
 }
 
-/** A national number's E.164 digits under `countryCode` (see e164Digits). */
-function withCountryCode(national: string, countryCode: string): string {
-  const v = ZERO_IN_NUMBER.has(countryCode) ? national : national.replace(/^0/, '');
+/** The national number without its trunk prefix, and whether it had one (see e164Digits). */
+function withoutTrunk(national: string, countryCode: string): { v: string; trunk: boolean } {
+  if (ZERO_IN_NUMBER.has(countryCode)) {
+    return { v: national, trunk: false };
+  }
+  const prefix = TRUNK_PREFIX[countryCode] ?? '0';
   const max = NATIONAL_MAX_DIGITS[countryCode];
-  return max !== undefined && v.length > max && v.startsWith(countryCode) ? v : countryCode + v;
+  const whole = prefix === '0' || (max !== undefined && national.length === prefix.length + max);
+  return whole && national.startsWith(prefix)
+    ? { v: national.slice(prefix.length), trunk: true }
+    : { v: national, trunk: false };
+}
+
+/** A national number's E.164 digits under `countryCode`, or undefined when it cannot be told (see e164Digits). */
+function withCountryCode(national: string, countryCode: string): string | undefined {
+  const { v, trunk } = withoutTrunk(national, countryCode);
+  const max = NATIONAL_MAX_DIGITS[countryCode];
+  if (max === undefined) {
+    // No length known: a number that starts with the code may carry it or not; a guess would
+    // match another person. A trunk prefix written before it says it is national.
+    return v.startsWith(countryCode) && !trunk ? undefined : countryCode + v;
+  }
+  if (v.length <= max) {
+    return countryCode + v;
+  }
+  return v.startsWith(countryCode) && v.length - countryCode.length <= max ? v : undefined;
 }
 
 /**
  * The phone's E.164 digits (country code first, no '+'), or undefined when it has no usable form.
  * A number written with '+' or the international prefix 00 carries its country code (a "(0)"
  * after it is dropped: '+44 (0)20 7946 0958' → 442079460958); any other takes `countryCode` after
- * dropping one national trunk 0 ('09876 543210' + 91 → 919876543210), except where the 0 is part
- * of the number (Italy: '06 1234 5678' + 39 → 390612345678), and unless it is longer than any
- * national number of that country and already starts with its code ('919876543210' + 91).
- * Without a country code such a number is unusable: guessing one would match other people.
+ * dropping one national trunk prefix: 0 ('09876 543210' + 91 → 919876543210), 8 for 7 ('8 912
+ * 345-67-89' + 7 → 79123456789), none where the 0 is part of the number (Italy: '06 1234 5678' +
+ * 39 → 390612345678). Where the country's longest national number is known, a longer number that
+ * starts with the code already carries it ('919876543210' + 91) and any other longer one is
+ * unusable; elsewhere a number that starts with the code without a trunk prefix before it is
+ * unusable ('4915123456789' + 49: it may carry the code or not). Without a country code a
+ * national number is unusable too: guessing one would match other people.
  */
 export function e164Digits(raw: string | null, countryCode: string | null): string | undefined {
   const v = withoutTrunkAfterCode((raw ?? '').trim()).replace(PHONE_SEPARATORS, '');
@@ -74,7 +112,11 @@ export function e164Digits(raw: string | null, countryCode: string | null): stri
   } else if (v.startsWith('00')) {
     digits = v.slice(2);
   } else if (countryCode !== null && /^\d+$/.test(v)) {
-    digits = withCountryCode(v, countryCode);
+    const national = withCountryCode(v, countryCode);
+    if (national === undefined) {
+      return undefined;
+    }
+    digits = national;
   } else {
     return undefined;
   }

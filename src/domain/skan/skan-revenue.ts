@@ -3,13 +3,10 @@
 // purchase as initiated then completed would count it twice). Withdrawals and refunds are not
 // negative revenue here (the counters only add; the fine value never drops), so those types and
 // the subscription states that move no money in are left out.
-const NOT_REVENUE_TYPES = new Set([
-  'FUNDS_WITHDRAWAL',
-  'SUBSCRIPTION_REFUNDED',
-  'SUBSCRIPTION_CANCELLED',
-  'SUBSCRIPTION_BILLING_ISSUE',
-]);
+import { NOT_REVENUE_TYPES } from '../events/revenue-types.ts';
+
+const NOT_REVENUE = new Set<string>(NOT_REVENUE_TYPES);
 
 export function isSkanRevenue(type: string, status: string): boolean {
-  return status === 'PAYMENT_COMPLETED' && !NOT_REVENUE_TYPES.has(type);
+  return status === 'PAYMENT_COMPLETED' && !NOT_REVENUE.has(type);
 }

@@ -255,4 +255,30 @@ describe('429 with rate limits on', () => {
       deps.now = real;
     }
   });
+
+  it('when a request is refused (400, then 404), then it takes no budget: the corrected one gets its file', async () => {
+    const { app, deps } = limited();
+    const p = await newProject(deps);
+    const real = deps.now;
+    const instant = real();
+    deps.now = () => instant;
+    try {
+      const get = (query: Record<string, string>) =>
+        app.inject({ method: 'GET', url: '/api/v1/audiences/export', query, headers: p.headers });
+      const badQuery = await get({ ...WINDOW, format: 'csv' });
+      const badCampaign = await get({ ...WINDOW, format: 'meta', campaign: 'no-such-campaign' });
+      const corrected = await get({ ...WINDOW, format: 'meta' });
+      const again = await get({ ...WINDOW, format: 'meta' });
+
+      expect(badQuery.statusCode).toBe(400);
+      expect(badCampaign.json()).toEqual({ msg: 'Campaign not found!', status: 404 });
+      expect(corrected.statusCode).toBe(200);
+      expect(corrected.body).toBe('email,phone,madid\n');
+      expect(again.statusCode).toBe(429);
+      expect(again.headers['retry-after']).toBe('60');
+      expect(again.json()).toEqual({ msg: 'Rate limit exceeded. Please try again later.', status: 429 });
+    } finally {
+      deps.now = real;
+    }
+  });
 });

@@ -188,7 +188,7 @@ describe('200 isolation and deletion', () => {
     await landFacts(h());
     const input = parseAudienceQuery({ ...WINDOW, format: 'plain' });
 
-    const out = await exportAudience(h().deps as Deps, p.project, input, undefined, 1);
+    const out = await exportAudience(h().deps as Deps, p.project, input, { pageUsers: 1 });
     let csv = '';
     for await (const chunk of out.chunks) {
       if (csv === '') {
@@ -215,7 +215,10 @@ describe('paging', () => {
     const input = parseAudienceQuery({ ...WINDOW, format: 'plain' });
     const progress: number[] = [];
 
-    const out = await exportAudience(h().deps as Deps, p.project, input, (x) => progress.push(x.users), 2);
+    const out = await exportAudience(h().deps as Deps, p.project, input, {
+      onPage: (x) => progress.push(x.users),
+      pageUsers: 2,
+    });
     let csv = '';
     for await (const chunk of out.chunks) {
       csv += chunk;

@@ -102,7 +102,7 @@ describe('failures', () => {
     const input = parseAudienceQuery({ ...WINDOW, format: 'plain' });
     const deps = { ...h().deps, ch: failingAfter(h().deps.ch, 1) } as Deps;
 
-    const out = await exportAudience(deps, p.project, input, undefined, 2);
+    const out = await exportAudience(deps, p.project, input, { pageUsers: 2 });
     const read: string[] = [];
     const failure = await (async () => {
       for await (const chunk of out.chunks) {

@@ -32,13 +32,16 @@ export const audienceQuerySchema = z.object({
     .string()
     .optional()
     .meta({
-      description: `custom event name, matched exactly once trimmed (at most ${AUDIENCE_EVENT_MAX_CHARS} characters); give event or payment_type`,
+      description: `custom event name, trimmed, matched against the stored names trimmed (at most ${AUDIENCE_EVENT_MAX_CHARS} characters); give event or payment_type`,
     }),
   payment_type: z
     .string()
     .regex(anyCaseOf(['any', ...PAYMENT_TYPES]))
     .optional()
-    .meta({ description: 'completed payments of this type (any case), or any; give event or payment_type' }),
+    .meta({
+      description:
+        'completed payments of this type (any case), or any: every purchase (FUNDS_WITHDRAWAL and SUBSCRIPTION_CANCELLED/REFUNDED/BILLING_ISSUE left out, as revenue does); give event or payment_type',
+    }),
   from: z
     .string()
     .regex(new RegExp(`^\\s*${DATE}\\s*$`))
@@ -106,7 +109,7 @@ function readAction(query: unknown): AudienceInput['action'] {
     if (charLength(event) > AUDIENCE_EVENT_MAX_CHARS) {
       throw new ApiError(400, MSG.audienceEventTooLong(AUDIENCE_EVENT_MAX_CHARS));
     }
-    return { kind: 'event', name: storable(event) };
+    return { kind: 'event', name: storable(event).trim() };
   }
   if (type === undefined) {
     throw new ApiError(400, MSG.audienceActionRequired);

@@ -19,6 +19,10 @@ const RESERVED_DISPLAY_IDS = new Set(['healthz', 'readyz', 'docs', 'api', 'opena
 const DISPLAY_ID_RE = /^[A-Za-z0-9_-]{1,64}$/;
 // Postgres text cannot hold NUL; refused here so the insert never fails with a 500.
 const noNul = (v: string): boolean => !v.includes('\0');
+// The other control characters (Cc: U+0001-U+001F, DEL, U+0080-U+009F) inside a name: a list, a
+// report row or a CSV shows them as nothing or breaks a line. Checked after the trim, so a tab or
+// newline at either end is trimmed like a space; NUL is refused first, with its own text.
+const noControl = (v: string): boolean => !/\p{Cc}/u.test(v);
 
 // The `.meta` patterns below only shape the OpenAPI document (zod never parses with them): the part
 // of a refine that JSON Schema can state; the description says the rest.
@@ -45,7 +49,7 @@ const webUrl = (field: string) =>
 export const campaignNameDocSchema = z
   .string()
   .regex(new RegExp(trimmedText(1, NAME_MAX, { noNul: true })))
-  .meta({ description: `trimmed, then 1 to ${NAME_MAX} characters; no NUL` });
+  .meta({ description: `trimmed, then 1 to ${NAME_MAX} characters; no NUL or other control characters` });
 
 export const createCampaignBodySchema = z.object({
   name: z
@@ -53,7 +57,8 @@ export const createCampaignBodySchema = z.object({
     .trim()
     .min(1, { error: MSG.nameRequired })
     .max(NAME_MAX, { error: MSG.nameTooLong(NAME_MAX) })
-    .refine(noNul, { error: MSG.invalidRequestParameters }),
+    .refine(noNul, { error: MSG.invalidRequestParameters })
+    .refine(noControl, { error: MSG.nameControlChars }),
   deeplink: z
     .string({ error: MSG.invalidDeeplink })
     .refine(isSafeDeeplink, { error: MSG.invalidDeeplink })
@@ -119,6 +124,7 @@ export const editCampaignBodySchema = z.object({
     .min(1, { error: MSG.nameEmpty })
     .max(NAME_MAX, { error: MSG.nameTooLong(NAME_MAX) })
     .refine(noNul, { error: MSG.invalidRequestParameters })
+    .refine(noControl, { error: MSG.nameControlChars })
     .optional(),
   active: z.boolean({ error: MSG.activeNotBoolean }).optional(),
 });
@@ -157,8 +163,11 @@ export const listCampaignsQuerySchema = paginationQuerySchema(100, 1000).extend(
     .string()
     .optional()
     .meta({ description: 'GOOGLE, META, TIKTOK, APPLE_SEARCH_ADS or an affiliate code; case-insensitive' }),
-  domain: z.string().optional().meta({ description: 'a domain name of the project' }),
-  link: z.string().optional().meta({ description: 'a campaign link, ?c=<display_id> or /<display_id> form' }),
+  domain: z.string().optional().meta({ description: 'a domain name of the project; empty means no domain filter' }),
+  link: z
+    .string()
+    .optional()
+    .meta({ description: 'a campaign link, ?c=<display_id> or /<display_id> form; empty means no link filter' }),
 });
 
 function singleString(query: unknown, key: string): string | undefined {
@@ -167,6 +176,12 @@ function singleString(query: unknown, key: string): string | undefined {
     throw new ApiError(400, MSG.invalidRequestParameters);
   }
   return v;
+}
+
+/** A filter value; blank (`domain=`, `link=%20`) means no filter, as an empty channel or filter does. */
+function filterString(query: unknown, key: string): string | undefined {
+  const v = singleString(query, key);
+  return v === undefined || v.trim() === '' ? undefined : v;
 }
 
 export function parseListCampaigns(query: unknown): ListCampaignsInput {
@@ -181,8 +196,8 @@ export function parseListCampaigns(query: unknown): ListCampaignsInput {
   return {
     filter,
     channel: singleString(query, 'channel'),
-    domain: singleString(query, 'domain'),
-    link: singleString(query, 'link'),
+    domain: filterString(query, 'domain'),
+    link: filterString(query, 'link'),
     page,
     limit,
   };
