@@ -212,6 +212,8 @@ export const MSG = {
   revenueCatEventRequired: 'event must be an object.',
   revenueCatFieldInvalid: (field: string, rule: string) => `event.${field} must be ${rule}.`,
   revenueCatRefundCaptured: 'Refund captured successfully',
+  revenueCatRefundReversed: 'Refund reversed: the refunded payment counts again.',
+  revenueCatNothingToReverse: 'Refund reversed: no refunded payment was found; nothing was restored.',
   revenueCatSandbox: 'Event not stored: sandbox purchases are not counted.',
   revenueCatTest: 'Test event received; nothing was stored.',
   revenueCatNotAPayment: (type: string) => `Event not stored: ${clip(type)} events are not payments.`,

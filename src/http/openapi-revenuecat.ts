@@ -90,7 +90,7 @@ const webhookBodySchema = z.looseObject({
   event: z.looseObject({
     type: z.string().min(1).max(64).meta({
       description:
-        'INITIAL_PURCHASE → FIRST_PAYMENT, RENEWAL → SUBSCRIPTION_RENEWED, NON_RENEWING_PURCHASE → ONE_TIME, UNCANCELLATION and PRODUCT_CHANGE → SUBSCRIPTION_RENEWED (amount 0), CANCELLATION → SUBSCRIPTION_CANCELLED (a refund: SUBSCRIPTION_REFUNDED), BILLING_ISSUE → SUBSCRIPTION_BILLING_ISSUE; TEST and every other type are acknowledged and not stored',
+        'INITIAL_PURCHASE → FIRST_PAYMENT, RENEWAL → SUBSCRIPTION_RENEWED, NON_RENEWING_PURCHASE → ONE_TIME (price 0, a free trial: PAYMENT_INITIATED), CANCELLATION → SUBSCRIPTION_CANCELLED (a refund: SUBSCRIPTION_REFUNDED, applied to the refunded payment), BILLING_ISSUE → SUBSCRIPTION_BILLING_ISSUE, REFUND_REVERSED gives the refunded payment back; TEST, UNCANCELLATION, PRODUCT_CHANGE and every other type are acknowledged and not stored',
     }),
     id: z
       .string()
@@ -119,7 +119,9 @@ const webhookBodySchema = z.looseObject({
       .meta({
         description: 'the payment_id of a purchase or renewal; the payment a refund removes',
       }),
-    price: price.meta({ description: 'USD; negative for a refund; null when unknown' }),
+    price: price.meta({
+      description: 'USD; negative only for a refund (a purchase with a negative price is 400); null when unknown',
+    }),
     price_in_purchased_currency: price,
     currency: text(256).meta({ description: 'ISO 4217 code of the purchase' }),
     cancel_reason: text(256).meta({ description: 'CUSTOMER_SUPPORT marks a refund' }),
@@ -139,14 +141,28 @@ const WEBHOOK_OPERATION: Operation = {
   responses: {
     '200': {
       description:
-        'every handled event, stored or not (RevenueCat retries any other status): data.result is stored, duplicate (a retry), unregistered (user not registered through trigger), sandbox, test, not_a_payment or currency (the amount cannot be given in the project currency)',
+        'every handled event, stored or not (RevenueCat retries any other status): data.result is stored, duplicate (a retry), unregistered (user not registered through trigger), sandbox, test, not_a_payment, currency (the amount cannot be given in the project currency) or refund_reversed',
       schema: envelope(
         z.looseObject({
           message: z.string(),
-          result: z.enum(['stored', 'duplicate', 'unregistered', 'sandbox', 'test', 'not_a_payment', 'currency']),
+          result: z.enum([
+            'stored',
+            'duplicate',
+            'unregistered',
+            'sandbox',
+            'test',
+            'not_a_payment',
+            'currency',
+            'refund_reversed',
+          ]),
           payment_type: nullableEnum(PAYMENT_TYPES),
           payment_status: nullableEnum(PAYMENT_STATUSES),
-          removed: z.int().min(0).meta({ description: 'payments a refund removed' }),
+          removed: z
+            .int()
+            .min(0)
+            .meta({ description: 'payments a refund removed (also a purchase whose refund came first)' }),
+          reduced: z.int().min(0).meta({ description: 'payments a partial refund lowered (they still count once)' }),
+          restored: z.int().min(0).meta({ description: 'payments a REFUND_REVERSED counted again' }),
         }),
       ),
     },

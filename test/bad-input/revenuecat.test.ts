@@ -103,9 +103,10 @@ describe('RevenueCat-shaped garbage', () => {
         expect([200, 400, 413], body.slice(0, 300)).toContain(res.statusCode);
         expectDocumented(res, body.slice(0, 300));
         if (res.statusCode === 200) {
-          const data = (res.json() as { data: { result: string; removed: number } }).data;
+          const data = (res.json() as { data: { result: string; removed: number; restored: number } }).data;
           stored += data.result === 'stored' ? 1 : 0;
-          removed += data.removed;
+          // A REFUND_REVERSED counts a removed payment again (its removed_at is cleared).
+          removed += data.removed - data.restored;
         }
       },
       300,

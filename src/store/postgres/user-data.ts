@@ -107,6 +107,9 @@ export type UserRowsGone = {
  */
 export async function deleteUserRows(sql: Sql, projectId: string, userId: string, f: FactKeys): Promise<UserRowsGone> {
   const users = await sql`DELETE FROM app_users WHERE project_id = ${projectId} AND user_id = ${userId}`;
+  // RevenueCat refunds of the user's payments, and those naming the user (pending ones too).
+  await sql`DELETE FROM revenuecat_refunds WHERE project_id = ${projectId} AND (user_id = ${userId}
+    OR payment_id IN (SELECT payment_id FROM payments WHERE project_id = ${projectId} AND user_id = ${userId}))`;
   const payments = await sql`DELETE FROM payments WHERE project_id = ${projectId} AND user_id = ${userId}`;
   // Queued or logged outgoing deliveries (webhook bodies hold the user's own fields).
   const deliveries = await sql<{ id: string }[]>`DELETE FROM deliveries WHERE project_id = ${projectId}

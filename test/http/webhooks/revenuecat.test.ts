@@ -3,6 +3,7 @@
 // answered 200 with data.result. Retries of an event store nothing more; a refund removes the
 // refunded payment (sign -1) and is kept as SUBSCRIPTION_REFUNDED; SANDBOX, TEST, types that are
 // not payments and users trigger never registered store nothing; the token names the project.
+// Partial refunds, refunds before their purchase and REFUND_REVERSED: revenuecat-refunds.test.ts.
 import { randomInt, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { attributedInstall, flushFacts, type Res, useClientHarness } from '../../support/client.ts';
@@ -63,7 +64,11 @@ const answer = (
   type: string | null = null,
   status: string | null = null,
   removed = 0,
-) => ({ msg: message, status: 200, data: { message, result, payment_type: type, payment_status: status, removed } });
+) => ({
+  msg: message,
+  status: 200,
+  data: { message, result, payment_type: type, payment_status: status, removed, reduced: 0, restored: 0 },
+});
 const CAPTURED = 'Payment captured successfully';
 const DUPLICATE = 'Payment already captured: duplicate payment_id ignored.';
 const NOT_REGISTERED = 'Payment not stored: the user is not registered. Call trigger first.';
@@ -157,15 +162,6 @@ describe('200 stored', () => {
   it.each([
     ['RENEWAL', {}, 'SUBSCRIPTION_RENEWED', 'PAYMENT_COMPLETED', '9.990000000', 'transaction'],
     ['NON_RENEWING_PURCHASE', {}, 'ONE_TIME', 'PAYMENT_COMPLETED', '9.990000000', 'transaction'],
-    ['UNCANCELLATION', {}, 'SUBSCRIPTION_RENEWED', 'PAYMENT_COMPLETED', '0.000000000', 'event'],
-    [
-      'PRODUCT_CHANGE',
-      { new_product_id: 'yearly' },
-      'SUBSCRIPTION_RENEWED',
-      'PAYMENT_COMPLETED',
-      '0.000000000',
-      'event',
-    ],
     [
       'CANCELLATION',
       { cancel_reason: 'UNSUBSCRIBE', price: 0 },
@@ -373,7 +369,10 @@ describe('200 not stored', () => {
     ['SUBSCRIPTION_PAUSED', { auto_resume_at_ms: 1 }],
     ['TRANSFER', { app_user_id: undefined, transferred_from: ['a'], transferred_to: ['u1'] }],
     ['SUBSCRIPTION_EXTENDED', {}],
-    ['REFUND_REVERSED', {}],
+    ['UNCANCELLATION', {}],
+    ['PRODUCT_CHANGE', { new_product_id: 'yearly' }],
+    ['TEMPORARY_ENTITLEMENT_GRANT', {}],
+    ['VIRTUAL_CURRENCY_TRANSACTION', { adjustments: [{ amount: 10, currency: { code: 'GEM' } }] }],
     ['SOME_FUTURE_TYPE', { id: undefined, environment: undefined }],
   ])('when the event is a %s, then 200 and nothing is stored', async (type, extra) => {
     const { p, token } = await connectedUser();

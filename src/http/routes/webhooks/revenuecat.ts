@@ -4,8 +4,10 @@
 // is read. Every event that is handled answers 200, stored or not (RevenueCat counts any other
 // status, 201 included, as a failure and retries it): `data.result` says what happened. A 200 is
 // sent only once what the event stores is committed; a failure answers 5xx and RevenueCat retries,
-// which stores nothing twice (receive-event.ts). No rate limit and no fact-backlog refusal:
-// RevenueCat retries only five times (over about two and a half hours), then drops the event.
+// which stores nothing twice (receive-event.ts). `removed`, `reduced` and `restored` say what a
+// refund or a REFUND_REVERSED did to the refunded payment (removed, lowered, given back). No rate
+// limit and no fact-backlog refusal: RevenueCat retries only five times (over about two and a half
+// hours), then drops the event.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../../deps.ts';
 import type { RevenueCatEvent } from '../../../domain/revenuecat/map-event.ts';
@@ -41,6 +43,8 @@ async function revenueCatAuth(deps: Deps, req: FastifyRequest): Promise<void> {
 
 function messageOf(o: RevenueCatOutcome, e: RevenueCatEvent, project: Project): string {
   switch (o.result) {
+    case 'refund_reversed':
+      return o.restored > 0 ? MSG.revenueCatRefundReversed : MSG.revenueCatNothingToReverse;
     case 'stored':
       return o.refund ? MSG.revenueCatRefundCaptured : MSG.paymentCaptured;
     case 'duplicate':
@@ -70,6 +74,8 @@ export function registerRevenueCatWebhook(app: FastifyInstance, deps: Deps): voi
       payment_type: outcome.payment?.type ?? null,
       payment_status: outcome.payment?.status ?? null,
       removed: outcome.removed,
+      reduced: outcome.reduced,
+      restored: outcome.restored,
     });
   });
 }
