@@ -1,4 +1,4 @@
-// Analytics integrations (Braze, Mixpanel, Amplitude, PostHog): `connections set-analytics`,
+// Analytics integrations (Braze, Mixpanel, Amplitude, PostHog, GA4): `connections set-analytics`,
 // `connections list-analytics` and `connections remove-analytics`, as PUT, GET and DELETE
 // /api/v1/connections/<vendor>. Postgres only: the delivery schedule of a running worker sends.
 import { checkAnalyticsConnection, setAnalyticsConnection } from '../domain/analytics/set-analytics-connection.ts';
@@ -29,15 +29,20 @@ function vendorFlag(f: Flags): AnalyticsVendor {
 }
 
 /** The domain's rule text (in the API body's names: `project_token must …`) in flag terms. */
-const asFlags = (vendor: AnalyticsVendor, problem: string): string =>
-  problem.replace(new RegExp(`^(${FIELDS[vendor].key}|${FIELDS[vendor].endpoint})\\b`), (m) =>
-    m === FIELDS[vendor].key ? '--key' : '--endpoint',
-  );
+const asFlags = (vendor: AnalyticsVendor, problem: string): string => {
+  const f = FIELDS[vendor];
+  const flags: Record<string, string> = { [f.key]: '--key', [f.endpoint]: '--endpoint' };
+  if (f.account) {
+    flags[f.account] = '--account-id';
+  }
+  return problem.replace(new RegExp(`^(${Object.keys(flags).join('|')})\\b`), (m) => flags[m] ?? m);
+};
 
 const connectionJson = (projectId: string, c: AnalyticsConnection) => ({
   project_id: projectId,
   vendor: c.vendor,
   endpoint: c.endpoint,
+  ...(c.accountId ? { account_id: c.accountId } : {}),
   active: c.active,
   activated_at: c.activatedAt?.toISOString() ?? null,
   key_fingerprint: c.keyFingerprint,
@@ -47,7 +52,7 @@ export const ANALYTICS_COMMANDS: CommandSpec[] = [
   {
     path: ['connections', 'set-analytics'],
     summary:
-      "connect the project to Braze, Mixpanel, Amplitude or PostHog: each registered user's install attribution is sent as user properties",
+      "connect the project to Braze, Mixpanel, Amplitude, PostHog or GA4: each registered user's install attribution is sent as user properties",
     needs: 'postgres',
     flags: {
       ...PROJECT,
@@ -56,12 +61,16 @@ export const ANALYTICS_COMMANDS: CommandSpec[] = [
         type: 'string',
         required: true,
         description:
-          'Braze REST API key (users.track), Mixpanel project token, Amplitude API key or PostHog project API key (stored encrypted)',
+          'Braze REST API key (users.track), Mixpanel project token, Amplitude API key, PostHog project API key or GA4 Measurement Protocol API secret (stored encrypted)',
       },
       endpoint: {
         type: 'string',
         description:
-          'Braze: the REST endpoint (required); Mixpanel: us, eu or in; Amplitude: us or eu; PostHog: us, eu or a self-hosted https URL (default us)',
+          'Braze: the REST endpoint (required); Mixpanel: us, eu or in; Amplitude: us or eu; PostHog: us, eu or a self-hosted https URL; GA4: us or eu (default us)',
+      },
+      'account-id': {
+        type: 'string',
+        description: 'GA4 only (required): the Firebase app id, 1:…:android:… or 1:…:ios:…',
       },
       active: { type: 'string', required: true, description: 'true or false' },
     },
@@ -71,7 +80,12 @@ export const ANALYTICS_COMMANDS: CommandSpec[] = [
       if (vendor === 'braze' && endpoint === null) {
         throw new InputError('--endpoint is required for braze (its REST endpoint)');
       }
-      const input = { vendor, key: str(f, 'key').trim(), endpoint, active: trueOrFalse('active', str(f, 'active')) };
+      const account = opt(f, 'account-id')?.trim() ?? null;
+      if ((account !== null) !== (FIELDS[vendor].account !== undefined)) {
+        throw new InputError(`--account-id is ${account === null ? 'required' : 'only'} for ga4 (its Firebase app id)`);
+      }
+      const active = trueOrFalse('active', str(f, 'active'));
+      const input = { vendor, key: str(f, 'key').trim(), endpoint, accountId: account, active };
       const checked = checkAnalyticsConnection(input);
       if ('problem' in checked) {
         throw new InputError(asFlags(vendor, checked.problem));

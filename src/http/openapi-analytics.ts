@@ -1,9 +1,9 @@
 // OpenAPI operations of the analytics integrations: PUT, GET and DELETE
-// /api/v1/connections/{braze,mixpanel,amplitude,posthog} with the server key. The body schemas
+// /api/v1/connections/{braze,mixpanel,amplitude,posthog,ga4} with the server key. The body schemas
 // document what parse/v1/analytics-connections.ts reads (the domain's checkAnalyticsConnection
 // holds the rules, shared with the CLI's `connections set-analytics`).
 import { z } from 'zod';
-import { FIELDS, REGIONS } from '../domain/analytics/vendors.ts';
+import { ANALYTICS_VENDORS, FIELDS, REGIONS } from '../domain/analytics/vendors.ts';
 import type { AnalyticsVendor } from '../store/postgres/analytics-connections.ts';
 import type { Operation } from './openapi.ts';
 import { CRUD_401, envelope, v1Op } from './openapi-responses.ts';
@@ -13,6 +13,7 @@ const NAMES: Record<AnalyticsVendor, string> = {
   mixpanel: 'Mixpanel',
   amplitude: 'Amplitude',
   posthog: 'PostHog',
+  ga4: 'GA4',
 };
 
 const KEY_DOC: Record<AnalyticsVendor, string> = {
@@ -20,6 +21,7 @@ const KEY_DOC: Record<AnalyticsVendor, string> = {
   mixpanel: "Mixpanel project token (the /engage API's $token)",
   amplitude: 'Amplitude project API key',
   posthog: 'PostHog project API key (phc_…)',
+  ga4: 'GA4 Measurement Protocol API secret (Admin → Data streams → your app stream → Measurement Protocol API secrets)',
 };
 
 const ENDPOINT_DOC: Record<AnalyticsVendor, string> = {
@@ -29,6 +31,7 @@ const ENDPOINT_DOC: Record<AnalyticsVendor, string> = {
   amplitude: 'data residency: us (default) or eu',
   posthog:
     'us (default, https://us.i.posthog.com), eu (https://eu.i.posthog.com) or the https URL of a self-hosted instance (a public DNS name; no IP address, localhost, .local, .internal or other private names, or user:password@; it must resolve to a public address)',
+  ga4: 'us (default, the global host https://www.google-analytics.com) or eu (https://region1.google-analytics.com, data collected in the EU)',
 };
 
 function bodySchema(vendor: AnalyticsVendor): z.ZodType {
@@ -42,6 +45,14 @@ function bodySchema(vendor: AnalyticsVendor): z.ZodType {
         description: `${KEY_DOC[vendor]}: 8 to 512 letters, digits, _, -, . or : (trimmed); stored encrypted under SECRETS_KEY, never answered back`,
       }),
     [f.endpoint]: vendor === 'braze' ? endpoint : endpoint.nullable().optional(),
+    ...(f.account
+      ? {
+          [f.account]: z
+            .string()
+            .regex(/^\s*\d{1,3}:\d{1,20}:(android|ios|web):[0-9a-f]{1,64}\s*$/)
+            .meta({ description: 'your Firebase app id, like 1:1234567890:android:0a1b2c3d4e5f6789 (shown back)' }),
+        }
+      : {}),
     active: z.boolean().meta({ description: 'only users registered or updated while active are sent' }),
   });
 }
@@ -50,6 +61,7 @@ const connection = z.looseObject({
   connected: z.literal(true),
   vendor: z.string(),
   endpoint: z.string().meta({ description: 'where requests go (the region resolved to its host)' }),
+  firebase_app_id: z.string().optional().meta({ description: 'GA4 only: the Firebase app id' }),
   active: z.boolean(),
   activated_at: z.string().nullable(),
   key_fingerprint: z.string().meta({ description: "the first 12 hex characters of the key's SHA-256" }),
@@ -110,6 +122,4 @@ function vendorOperations(vendor: AnalyticsVendor): Operation[] {
   ];
 }
 
-export const ANALYTICS_OPERATIONS: Operation[] = (['braze', 'mixpanel', 'amplitude', 'posthog'] as const).flatMap(
-  vendorOperations,
-);
+export const ANALYTICS_OPERATIONS: Operation[] = ANALYTICS_VENDORS.flatMap(vendorOperations);

@@ -1,7 +1,8 @@
 // Outbound requests to an address a tenant chose (a self-hosted PostHog host) must not reach the
 // machines beside the service: loopback, link-local (cloud metadata at 169.254.169.254), private
 // and CGNAT ranges, unspecified, multicast and reserved addresses, in any spelling (IPv4-mapped
-// IPv6 included). The check sits in the DNS lookup the socket itself uses, so the address checked
+// IPv6 included; NAT64 64:ff9b::/96 and 64:ff9b:1::/48 and 6to4 2002::/16 are judged by the IPv4
+// address they embed, since a translator or relay on the path delivers them there). The check sits in the DNS lookup the socket itself uses, so the address checked
 // is the address connected to: a name that answers a public address to a first query and a
 // private one to the next (DNS rebinding) gets no second query.
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
@@ -32,6 +33,55 @@ for (const [net, bits] of [
   BLOCKED.addSubnet(net, bits, 'ipv6');
 }
 
+/** The 16 bytes of a valid IPv6 address (isIP said 6), its zone id dropped. */
+function ipv6Bytes(ip: string): number[] {
+  let text = ip.replace(/%.*$/, '').toLowerCase();
+  const v4 = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (v4) {
+    const [a, b, c, d] = v4.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, v4.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head = '', tail] = text.split('::');
+  const left = head === '' ? [] : head.split(':');
+  const right = tail === undefined || tail === '' ? [] : tail.split(':');
+  const groups = [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
+  return groups.flatMap((g) => {
+    const n = Number.parseInt(g, 16);
+    return [n >> 8, n & 0xff];
+  });
+}
+
+const dotted = (b: number[]): string => b.join('.');
+
+/**
+ * The IPv4 addresses an IPv6 address carries to a translator or relay: NAT64's well-known prefix
+ * 64:ff9b::/96 (the last 32 bits); its local-use 64:ff9b:1::/48, where the network picks the RFC
+ * 6052 layout: the /96 one when bits 48-95 are zero, else each of the /48, /56 and /64 layouts
+ * (all are judged); and 6to4 2002::/16 (bits 16-47).
+ */
+function embeddedIpv4(ip: string): string[] {
+  const b = ipv6Bytes(ip);
+  const word = (i: number) => ((b[i] ?? 0) << 8) | (b[i + 1] ?? 0);
+  if (word(0) === 0x2002) {
+    return [dotted(b.slice(2, 6))];
+  }
+  if (word(0) !== 0x64 || word(2) !== 0xff9b || word(4) > 1) {
+    return [];
+  }
+  if (b.slice(6, 12).every((x) => x === 0)) {
+    return [dotted(b.slice(12, 16))];
+  }
+  if (word(4) === 0) {
+    return []; // 64:ff9b::/32 outside the /96: no translator's prefix
+  }
+  // RFC 6052 skips bits 64-71 (the u octet): /48 = bytes 6,7,9,10; /56 = 7,9,10,11; /64 = 9-12.
+  return [
+    [6, 7, 9, 10],
+    [7, 9, 10, 11],
+    [9, 10, 11, 12],
+  ].map((at) => dotted(at.map((i) => b[i] ?? 0)));
+}
+
 /** True for an IP address a tenant's request may reach (IPv4-mapped IPv6 is judged as its IPv4). */
 export function isPublicAddress(ip: string): boolean {
   const family = isIP(ip);
@@ -39,7 +89,10 @@ export function isPublicAddress(ip: string): boolean {
     return false;
   }
   // BlockList judges ::ffff:a.b.c.d (and its hex form) by the IPv4 rules.
-  return !BLOCKED.check(ip, family === 4 ? 'ipv4' : 'ipv6');
+  if (BLOCKED.check(ip, family === 4 ? 'ipv4' : 'ipv6')) {
+    return false;
+  }
+  return family === 4 || embeddedIpv4(ip).every((v4) => !BLOCKED.check(v4, 'ipv4'));
 }
 
 export const NON_PUBLIC_CODE = 'ERR_NON_PUBLIC_ADDRESS';

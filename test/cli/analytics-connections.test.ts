@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.ts';
 import { deliveryEnv } from '../support/deliveries.ts';
-import { VENDOR_KEYS } from '../support/fake-analytics.ts';
+import { FIREBASE_APP_ID, VENDOR_KEYS } from '../support/fake-analytics.ts';
 import { newProject, testEnv, useHarness } from '../support/harness.ts';
 
 const h = useHarness({ env: deliveryEnv() });
@@ -58,7 +58,52 @@ describe('connections set-analytics, list-analytics, remove-analytics', () => {
     expect(row?.key_enc).not.toContain(VENDOR_KEYS.posthog);
   });
 
+  it('when GA4 is set with --account-id, then the Firebase app id is stored and shown beside the fingerprint', async () => {
+    const p = await newProject(h().deps);
+    const id = p.project.id;
+
+    const set = await cli([
+      'connections',
+      'set-analytics',
+      '--project',
+      id,
+      '--vendor',
+      'ga4',
+      '--key',
+      VENDOR_KEYS.ga4,
+      '--account-id',
+      FIREBASE_APP_ID,
+      '--endpoint',
+      'eu',
+      '--active',
+      'true',
+    ]);
+    const [row] = await h().deps.sql<{ account_id: string }[]>`
+      SELECT account_id FROM analytics_connections WHERE project_id = ${id} AND vendor = 'ga4'`;
+
+    expect(set).toMatchObject({
+      code: 0,
+      json: {
+        vendor: 'ga4',
+        endpoint: 'https://region1.google-analytics.com',
+        account_id: FIREBASE_APP_ID,
+        key_fingerprint: fingerprint(VENDOR_KEYS.ga4),
+      },
+    });
+    expect(row?.account_id).toBe(FIREBASE_APP_ID);
+    expect(set.text).not.toContain(VENDOR_KEYS.ga4);
+  });
+
   it.each([
+    [['--vendor', 'ga4', '--key', 'k'.repeat(10)], '--account-id is required for ga4 (its Firebase app id)'],
+    [
+      ['--vendor', 'ga4', '--key', 'k'.repeat(10), '--account-id', 'G-ABC123'],
+      '--account-id must be your Firebase app id',
+    ],
+    [
+      ['--vendor', 'posthog', '--key', 'k'.repeat(10), '--account-id', FIREBASE_APP_ID],
+      '--account-id is only for ga4 (its Firebase app id)',
+    ],
     [['--vendor', 'clevertap', '--key', 'k'.repeat(10)], '--vendor must be one of braze, mixpanel, amplitude, posthog'],
     [['--vendor', 'braze', '--key', 'k'.repeat(10)], '--endpoint is required for braze (its REST endpoint)'],
     [['--vendor', 'mixpanel', '--key', 'short'], '--key must be 8 to 512 letters, digits, _, -, . or :'],

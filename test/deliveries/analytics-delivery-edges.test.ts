@@ -4,11 +4,13 @@
 // ids with &, =, +, %, quotes and emoji reaching Amplitude and PostHog exactly; two projects' users
 // never sharing a request or a key; a key rotated or a connection switched off after the claim.
 import { randomUUID } from 'node:crypto';
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliverAnalytics } from '../../src/domain/analytics/deliver-analytics.ts';
 import { setAnalyticsConnection } from '../../src/domain/analytics/set-analytics-connection.ts';
 import { HOLD_FOR_ATTRIBUTION_MS } from '../../src/domain/deliveries/queue-deliveries.ts';
 import { UNDECIDED_REASON } from '../../src/domain/deliveries/settle-held-deliveries.ts';
+import { createLogger } from '../../src/lib/logger.ts';
 import { claimDueDeliveries } from '../../src/store/postgres/deliveries.ts';
 import { attribute, attributedInstall } from '../support/client.ts';
 import { deliverAt, deliveryEnv, deliveryRows } from '../support/deliveries.ts';
@@ -77,6 +79,22 @@ describe('held rows at the hour edge', () => {
     expect(dead).toMatchObject({ status: 'dead', last_error: UNDECIDED_REASON });
     expect(later).toMatchObject({ claimed: 1, sent: 1 });
     expect(mixpanelUpdatesFor(distinct).map((u) => u.$set.attribution_network)).toEqual(['ORGANIC']);
+  });
+
+  it('when an analytics row ends dead after the undecided hour, then the warning names an analytics delivery, not a webhook', async () => {
+    const p = await newProject(h().deps);
+    await connectVendor(h().deps, p, 'braze');
+    const iid = await initAndroid(h(), p);
+    await signUp(h(), p, iid, { id: `warn-${randomUUID()}` });
+    const lines: string[] = [];
+    const log = createLogger('trace', new Writable({ write: (c, _e, done) => done(void lines.push(String(c))) }));
+
+    await deliverAt({ ...h().deps, log }, p, 'analytics:braze', Date.now() + HOLD_FOR_ATTRIBUTION_MS + 1_000);
+
+    const warned = lines.map((l) => JSON.parse(l) as { msg: string; destination?: string });
+    expect(warned.filter((l) => l.destination === 'analytics:braze').map((l) => l.msg)).toEqual([
+      'analytics delivery held past its install attribution',
+    ]);
   });
 });
 

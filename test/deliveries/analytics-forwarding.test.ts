@@ -77,7 +77,7 @@ describe('what each vendor receives', () => {
     expect(JSON.parse(braze?.body ?? '')).toEqual({ attributes: [{ external_id: 'user-0001', ...props }] });
 
     const mixpanel = lastBody('mixpanel');
-    expect(mixpanel?.path).toBe('/engage?verbose=1');
+    expect(mixpanel?.path).toBe('/engage?verbose=1&strict=1');
     expect(JSON.parse(mixpanel?.body ?? '')).toEqual([
       { $token: VENDOR_KEYS.mixpanel, $distinct_id: 'mp-distinct-1', $ip: '0', $ignore_time: true, $set: props },
     ]);

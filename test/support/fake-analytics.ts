@@ -1,7 +1,8 @@
-// A local fake of the four analytics vendors' ingestion APIs, reached through ANALYTICS_BASE_URL
+// A local fake of the analytics vendors' ingestion APIs, reached through ANALYTICS_BASE_URL
 // (<base>/<vendor><path>): records each request (path, headers, raw body) and answers what the
 // test queues per vendor (status and body; by default each vendor's success answer: Braze 201
-// {"message":"success"}, Mixpanel {"status":1,"error":null}, Amplitude "success", PostHog {"status":1}).
+// {"message":"success"}, Mixpanel {"status":1,"error":null}, Amplitude "success", PostHog {"status":1},
+// GA4 204 with no body).
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
@@ -19,6 +20,7 @@ const OK: Record<string, Answer> = {
   mixpanel: { status: 200, body: '{"status":1,"error":null}' },
   amplitude: { status: 200, body: 'success' },
   posthog: { status: 200, body: '{"status":1}' },
+  ga4: { status: 204, body: '' },
 };
 
 export class FakeAnalytics {
@@ -71,7 +73,10 @@ export const VENDOR_KEYS: Record<AnalyticsVendor, string> = {
   mixpanel: 'mixpaneltoken0123456789abcdef01',
   amplitude: 'amplitudekey0123456789abcdef0123',
   posthog: 'phc_posthogkey0123456789',
+  ga4: 'ga4ApiSecret-0123456789',
 };
+
+export const FIREBASE_APP_ID = '1:1234567890:android:0a1b2c3d4e5f6789';
 
 /** An active (or not) connection of the project to the vendor, with the test key. */
 export async function connectVendor(deps: Deps, p: TestProject, vendor: AnalyticsVendor, active = true) {
@@ -79,6 +84,7 @@ export async function connectVendor(deps: Deps, p: TestProject, vendor: Analytic
     vendor,
     key: VENDOR_KEYS[vendor],
     endpoint: vendor === 'braze' ? 'https://rest.iad-01.braze.com' : null,
+    accountId: vendor === 'ga4' ? FIREBASE_APP_ID : null,
     active,
   });
 }

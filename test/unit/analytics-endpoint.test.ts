@@ -64,7 +64,9 @@ describe('resolveEndpoint', () => {
 describe('vendorUrl', () => {
   it('when no override is set, then the stored endpoint and the vendor path; with one, the override', () => {
     expect(vendorUrl('braze', 'https://rest.iad-01.braze.com')).toBe('https://rest.iad-01.braze.com/users/track');
-    expect(vendorUrl('mixpanel', 'https://api-eu.mixpanel.com')).toBe('https://api-eu.mixpanel.com/engage?verbose=1');
+    expect(vendorUrl('mixpanel', 'https://api-eu.mixpanel.com')).toBe(
+      'https://api-eu.mixpanel.com/engage?verbose=1&strict=1',
+    );
     expect(vendorUrl('amplitude', 'https://api2.amplitude.com')).toBe('https://api2.amplitude.com/identify');
     expect(vendorUrl('posthog', 'https://eu.i.posthog.com', 'http://127.0.0.1:9')).toBe(
       'http://127.0.0.1:9/posthog/batch/',

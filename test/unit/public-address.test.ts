@@ -14,6 +14,35 @@ import {
 
 describe('isPublicAddress', () => {
   it.each([
+    ['64:ff9b::7f00:1', 'NAT64 of 127.0.0.1'],
+    ['64:ff9b::127.0.0.1', 'NAT64 of 127.0.0.1, dotted'],
+    ['64:ff9b::a9fe:a9fe', 'NAT64 of 169.254.169.254 (cloud metadata)'],
+    ['64:FF9B:0:0:0:0:a00:1', 'NAT64 of 10.0.0.1, long form'],
+    ['64:ff9b::c0a8:101', 'NAT64 of 192.168.1.1'],
+    ['64:ff9b:1::a9fe:a9fe', 'local-use NAT64, /96 layout, of 169.254.169.254'],
+    ['64:ff9b:1:7f00:0:100::', 'local-use NAT64, /48 layout, of 127.0.0.1'],
+    ['64:ff9b:1:0:a9:fea9:fe00:0', 'local-use NAT64, /64 layout, of 169.254.169.254'],
+    ['64:ff9b:1:a9fe:a9:fe00::', 'local-use NAT64, /48 layout, of 169.254.169.254'],
+    ['2002:7f00:1::', '6to4 of 127.0.0.1'],
+    ['2002:a9fe:a9fe::1', '6to4 of 169.254.169.254'],
+    ['2002:c0a8:101:1::1', '6to4 of 192.168.1.1'],
+    ['2002:0a00:0001::%eth0', '6to4 of 10.0.0.1 with a zone id'],
+  ])('when the address is %s (%s), then it is not public', (ip) => {
+    expect(isPublicAddress(ip)).toBe(false);
+  });
+
+  it.each([
+    ['64:ff9b::808:808', 'NAT64 of 8.8.8.8'],
+    ['64:ff9b::8.8.8.8', 'NAT64 of 8.8.8.8, dotted'],
+    ['2002:808:808::1', '6to4 of 8.8.8.8'],
+    ['64:ff9b:1::808:808', 'local-use NAT64, /96 layout, of 8.8.8.8'],
+    ['64:ff9b:1:808:8:800::', 'local-use NAT64, /48 layout, of 8.8.8.8'],
+    ['64:ff9b:2::7f00:1', 'outside both NAT64 prefixes'],
+  ])('when the address is %s (%s), then it is public', (ip) => {
+    expect(isPublicAddress(ip)).toBe(true);
+  });
+
+  it.each([
     '127.0.0.1',
     '127.255.255.254',
     '0.0.0.0',

@@ -1,25 +1,64 @@
 // One attempt for a batch of a vendor's rows: the project's connection, its key unsealed, the
 // vendor's request, 5 s for the exchange (no redirects, the answer capped), classified as every
 // delivery is (send-attempt.ts: 2xx sent; 5xx, 429, 408, timeouts and network failures retried;
-// any other 4xx dead), plus Mixpanel's refusals inside a 200.
+// any other 4xx dead), plus Mixpanel's refusals inside a 200, plus the users the answer names as
+// refused (read-refusals.ts), which the caller ends alone.
 // A self-hosted PostHog host is the tenant's choice: unless the operator set ANALYTICS_BASE_URL
 // (then every request goes where the operator said), the socket connects only to public addresses
 // (public-address.ts), and a name that resolves to none makes the batch dead. The key is redacted
 // from what is kept of the answer, since a vendor may quote it (Amplitude's `Invalid API key: …`).
 import type { Deps } from '../../deps.ts';
+import { HttpCallError, postText, redactUserinfo } from '../../lib/http-client.ts';
 import { publicOnlyLookup } from '../../lib/public-address.ts';
 import { redactSecrets } from '../../lib/redact-secret.ts';
 import { decryptSecret, loadSecretsKey } from '../../lib/secrets.ts';
 import { type AnalyticsVendor, findAnalyticsConnection } from '../../store/postgres/analytics-connections.ts';
 import type { Delivery } from '../../store/postgres/deliveries.ts';
-import { type AttemptResult, sendAttempt, summarize } from '../deliveries/send-attempt.ts';
+import {
+  type AttemptOutcome,
+  type AttemptResult,
+  classifyStatus,
+  RESPONSE_MAX_BYTES,
+  summarize,
+} from '../deliveries/send-attempt.ts';
 import type { AnalyticsPayload } from './queue-analytics-deliveries.ts';
-import { refusedIn2xx, vendorRequest, vendorUrl } from './vendor-request.ts';
+import { type Refusals, readRefusals } from './read-refusals.ts';
+import { refusedIn2xx, type VendorRequest, vendorRequest, vendorUrl } from './vendor-request.ts';
 
 export const ANALYTICS_TIMEOUT_MS = 5000;
 
 export const analyticsKeyContext = (projectId: string, vendor: AnalyticsVendor): string =>
   `analytics_connections.key_enc:${projectId}:${vendor}`;
+
+/** The attempt, and the users its answer names as refused (by index in `rows`). */
+export type VendorAttempt = { result: AttemptResult; refusals?: Refusals };
+
+/** The exchange, its whole (redacted) answer kept for reading the refusals. */
+async function exchange(
+  req: VendorRequest,
+  lookup: ReturnType<typeof publicOnlyLookup> | undefined,
+  clean: (text: string) => string,
+): Promise<{ result: AttemptResult; body: string }> {
+  const started = performance.now();
+  const latencyMs = () => Math.round(performance.now() - started);
+  try {
+    const res = await postText(req.url, req.body, {
+      contentType: req.contentType,
+      timeoutMs: ANALYTICS_TIMEOUT_MS,
+      maxBytes: RESPONSE_MAX_BYTES,
+      headers: req.headers,
+      lookup,
+    });
+    const body = clean(res.body);
+    const outcome = classifyStatus(res.status);
+    return { result: { outcome, httpStatus: res.status, latencyMs: latencyMs(), summary: summarize(body) }, body };
+  } catch (err) {
+    const e = err instanceof HttpCallError ? err : new HttpCallError('network', redactUserinfo(String(err)));
+    const outcome: AttemptOutcome = e.kind === 'timeout' || e.kind === 'network' ? 'retry' : 'dead';
+    const summary = summarize(clean(`${e.kind}: ${e.message}`));
+    return { result: { outcome, httpStatus: 0, latencyMs: latencyMs(), summary }, body: '' };
+  }
+}
 
 /** 'removed': the connection is gone; undefined: it is switched off (rows wait until it is back). */
 export async function sendAnalyticsBatch(
@@ -27,7 +66,7 @@ export async function sendAnalyticsBatch(
   projectId: string,
   vendor: AnalyticsVendor,
   rows: Delivery[],
-): Promise<AttemptResult | 'removed' | undefined> {
+): Promise<VendorAttempt | 'removed' | undefined> {
   const conn = await findAnalyticsConnection(deps.sql, projectId, vendor);
   if (!conn) {
     return 'removed';
@@ -42,14 +81,14 @@ export async function sendAnalyticsBatch(
     url,
     key,
     rows.map((r) => ({ payload: r.payload as AnalyticsPayload, eventTime: r.eventTime })),
+    conn.accountId,
   );
-  const r = await sendAttempt(req.url, req.body, {
-    timeoutMs: ANALYTICS_TIMEOUT_MS,
-    headers: req.headers,
-    contentType: req.contentType,
-    lookup: deps.config.analyticsBaseUrl ? undefined : publicOnlyLookup(),
-    redact: (text) => redactSecrets(text, [key]),
-  });
-  const refused = r.outcome === 'sent' ? refusedIn2xx(vendor, r.summary) : undefined;
-  return refused ? { ...r, outcome: 'dead', summary: summarize(refused) } : r;
+  const lookup = deps.config.analyticsBaseUrl ? undefined : publicOnlyLookup();
+  const { result, body } = await exchange(req, lookup, (text) => redactSecrets(text, [key]));
+  const refusals = result.httpStatus > 0 ? readRefusals(vendor, result.httpStatus, body, rows.length) : undefined;
+  if (refusals) {
+    return { result, refusals };
+  }
+  const refused = result.outcome === 'sent' ? refusedIn2xx(vendor, body) : undefined;
+  return { result: refused ? { ...result, outcome: 'dead', summary: summarize(refused) } : result };
 }

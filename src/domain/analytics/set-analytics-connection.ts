@@ -1,6 +1,7 @@
 // Connects a project to an analytics vendor: its key (Braze REST API key with users.track, Mixpanel
-// project token, Amplitude API key, PostHog project API key) sealed under SECRETS_KEY and never
-// shown back (a fingerprint is), where requests go, and the active switch. Turning it active stamps
+// project token, Amplitude API key, PostHog project API key, GA4 Measurement Protocol api_secret)
+// sealed under SECRETS_KEY and never shown back (a fingerprint is), where requests go, GA4's
+// firebase_app_id (required for GA4, refused for the others), and the active switch. Turning it active stamps
 // activated_at: only users registered or updated from then on are sent.
 import { createHash } from 'node:crypto';
 import type { PgDeps } from '../../deps.ts';
@@ -21,10 +22,14 @@ export type AnalyticsConnectionInput = {
   key: string;
   /** A region name, Braze's REST endpoint or a PostHog URL; null: the vendor's default (us). */
   endpoint: string | null;
+  /** GA4's firebase_app_id; null for the other vendors. */
+  accountId?: string | null;
   active: boolean;
 };
 
 const KEY = /^[A-Za-z0-9_\-.:]{8,512}$/;
+/** A Firebase app id as the Firebase console shows it: 1:1234567890:android:0a1b2c3d4e5f67890. */
+export const FIREBASE_APP_ID = /^\d{1,3}:\d{1,20}:(android|ios|web):[0-9a-f]{1,64}$/;
 
 export const keyFingerprint = (key: string): string => createHash('sha256').update(key).digest('hex').slice(0, 12);
 
@@ -33,6 +38,9 @@ export function checkAnalyticsConnection(i: AnalyticsConnectionInput): { endpoin
   const f = FIELDS[i.vendor];
   if (!KEY.test(i.key)) {
     return { problem: `${f.key} must be 8 to 512 letters, digits, _, -, . or :` };
+  }
+  if (f.account && !FIREBASE_APP_ID.test(i.accountId ?? '')) {
+    return { problem: `${f.account} must be your Firebase app id, like 1:1234567890:android:0a1b2c3d4e5f6789` };
   }
   return resolveEndpoint(i.vendor, i.endpoint, f.endpoint);
 }
@@ -58,6 +66,7 @@ export async function setAnalyticsConnection(
       projectId,
       vendor: input.vendor,
       endpoint: checked.endpoint,
+      accountId: FIELDS[input.vendor].account ? (input.accountId ?? '') : '',
       keyEnc,
       keyFingerprint: keyFingerprint(input.key),
       active: input.active,

@@ -8,6 +8,8 @@
 //   shorter than 5 characters (its default minimum), so a shorter one is left out; a user with
 //   neither id usable is not sent.
 // - PostHog: posthog_distinct_id, else the user id, as distinct_id.
+// - GA4: ga_app_instance_id as app_instance_id, only when it is the Firebase SDK's id (32 hex
+//   digits; the Measurement Protocol refuses anything else); a user without one is not sent.
 // The delivery's key is the user and the ids sent, so a repeat trigger (or set-user-data) with the
 // same ids queues nothing, and a new id queues one more delivery.
 import type { AnalyticsVendor } from '../../store/postgres/analytics-connections.ts';
@@ -17,6 +19,7 @@ export type VendorIdentity = { ids: Record<string, string>; key: string };
 const ID_MAX = 1024;
 const AMPLITUDE_MIN_ID = 5;
 const CONTROL = /\p{Cc}/u;
+const GA_APP_INSTANCE_ID = /^[0-9a-f]{32}$/i;
 
 /** The user_data field as an id: a non-blank string without control characters, trimmed. */
 function idOf(userData: Record<string, unknown>, field: string): string | undefined {
@@ -38,6 +41,10 @@ function idsFor(vendor: AnalyticsVendor, userId: string, userData: Record<string
       return { distinct_id: idOf(userData, 'mixpanel_distinct_id') ?? userId };
     case 'posthog':
       return { distinct_id: idOf(userData, 'posthog_distinct_id') ?? userId };
+    case 'ga4': {
+      const instance = idOf(userData, 'ga_app_instance_id');
+      return instance && GA_APP_INSTANCE_ID.test(instance) ? { app_instance_id: instance } : {};
+    }
     case 'amplitude': {
       const out: Record<string, string> = {};
       const deviceId = idOf(userData, 'amplitude_device_id');
@@ -52,7 +59,7 @@ function idsFor(vendor: AnalyticsVendor, userId: string, userData: Record<string
   }
 }
 
-/** undefined when the user cannot be named in the vendor (Amplitude: no id of 5 characters). */
+/** undefined when the user cannot be named in the vendor (Amplitude: no id of 5 characters; GA4: none). */
 export function vendorIdentity(
   vendor: AnalyticsVendor,
   userId: string,

@@ -1,13 +1,21 @@
 // One request of a vendor's public ingestion API carrying a batch of users' attribution:
 // - Braze: POST {rest_endpoint}/users/track, `Authorization: Bearer <REST API key>` (users.track),
 //   {"attributes": [{external_id | braze_id, attribution_…}]} (at most 75 objects).
-// - Mixpanel: POST {host}/engage?verbose=1, a JSON array of profile updates
+// - Mixpanel: POST {host}/engage?verbose=1&strict=1, a JSON array of profile updates
 //   {$token, $distinct_id, $ip: "0", $ignore_time: true, $set} ($ip "0": not geolocated from our
-//   server's address; $ignore_time: "Last Seen" stays the app's). Answers 200 even for invalid data.
+//   server's address; $ignore_time: "Last Seen" stays the app's). strict=1: records that fail
+//   validation are named in `failed_records` (read-refusals.ts); verbose=1: a refusal of the whole
+//   request is {"status": 0, "error"} (a 200 even for invalid data).
 // - Amplitude: POST {host}/identify, a form: api_key and identification, a JSON array of
 //   {user_id?, device_id?, user_properties: {$set}}.
 // - PostHog: POST {host}/batch/, {"api_key", "batch": [{event: "$set", distinct_id,
 //   properties: {$set}, timestamp}]}.
+// - GA4: POST {host}/mp/collect?firebase_app_id&api_secret (Measurement Protocol for apps), one
+//   app instance per request: {app_instance_id, user_properties: {name: {value}}, events:
+//   [{name: "install_attribution", params: {}}]} (user properties travel with an event). GA4 caps a
+//   property's name at 24 characters and its value at 36: the three longer names are shortened
+//   (ga4Properties) and values cut. It answers 2xx whatever it does with the data (its validation
+//   server, /debug/mp/collect, is for trying a request by hand).
 // Every update only sets properties, so a retry that lands twice changes nothing.
 import type { AnalyticsVendor } from '../../store/postgres/analytics-connections.ts';
 import type { AnalyticsPayload } from './queue-analytics-deliveries.ts';
@@ -24,8 +32,49 @@ export const vendorUrl = (vendor: AnalyticsVendor, endpoint: string, override?: 
 
 const props = (r: VendorRow): Record<string, string | boolean> => r.payload.properties ?? {};
 
-export function vendorRequest(vendor: AnalyticsVendor, url: string, key: string, rows: VendorRow[]): VendorRequest {
+export const GA4_EVENT = 'install_attribution';
+const GA4_NAME_MAX = 24;
+const GA4_VALUE_MAX = 36;
+const GA4_NAMES: Record<string, string> = {
+  attribution_campaign_name: 'attribution_campaign',
+  attribution_ad_creative_id: 'attribution_creative_id',
+  attribution_attributed_on: 'attribution_attributed',
+};
+
+/** The properties as GA4 user properties: names of at most 24 characters, string values of 36. */
+export function ga4Properties(p: Record<string, string | boolean>): Record<string, { value: string }> {
+  const out: Record<string, { value: string }> = {};
+  for (const [name, value] of Object.entries(p)) {
+    const short = GA4_NAMES[name] ?? name;
+    if (short.length <= GA4_NAME_MAX) {
+      out[short] = { value: [...String(value)].slice(0, GA4_VALUE_MAX).join('') };
+    }
+  }
+  return out;
+}
+
+function ga4Request(url: string, key: string, firebaseAppId: string, rows: VendorRow[]): VendorRequest {
+  const [row] = rows; // one app instance per request (vendors.ts usersPerRequest)
+  const query = new URLSearchParams({ firebase_app_id: firebaseAppId, api_secret: key });
+  const body = {
+    app_instance_id: row?.payload.ids.app_instance_id,
+    user_properties: row ? ga4Properties(props(row)) : {},
+    events: [{ name: GA4_EVENT, params: {} }],
+  };
+  return { url: `${url}?${query}`, contentType: JSON_TYPE, headers: {}, body: JSON.stringify(body) };
+}
+
+/** `accountId`: GA4's firebase_app_id ('' for the other vendors). */
+export function vendorRequest(
+  vendor: AnalyticsVendor,
+  url: string,
+  key: string,
+  rows: VendorRow[],
+  accountId = '',
+): VendorRequest {
   switch (vendor) {
+    case 'ga4':
+      return ga4Request(url, key, accountId, rows);
     case 'braze':
       return {
         url,

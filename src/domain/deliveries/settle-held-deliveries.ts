@@ -12,6 +12,7 @@ import type { Delivery } from '../../store/postgres/deliveries.ts';
 import { finishDeliveries } from '../../store/postgres/deliveries.ts';
 import { lockInstallRow } from '../../store/postgres/held-deliveries.ts';
 import { asSql } from '../../store/postgres/pool.ts';
+import { analyticsVendorOf } from '../analytics/vendors.ts';
 import { logAttempt } from './log-attempt.ts';
 import { releaseHeldDeliveries } from './release-held-deliveries.ts';
 
@@ -48,9 +49,10 @@ export async function settleHeldDeliveries(
     }
   }
   if (undecided.length > 0) {
+    const kind = analyticsVendorOf(job.destination) ? 'analytics delivery' : 'webhook';
     deps.log.warn(
       { destination: job.destination, deliveryIds: undecided },
-      'webhook held past its install attribution',
+      `${kind} held past its install attribution`,
     );
     await logAttempt(deps, {
       projectId: job.projectId,

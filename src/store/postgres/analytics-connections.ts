@@ -1,15 +1,17 @@
-// SQL of a project's analytics connections (sql/migrations/0036_analytics_connections.sql): Braze,
-// Mixpanel, Amplitude and PostHog, each with its endpoint and sealed key. Every trigger asks which
+// SQL of a project's analytics connections (sql/migrations/0036_analytics_connections.sql, 0038):
+// Braze, Mixpanel, Amplitude, PostHog and GA4, each with its endpoint, sealed key and (GA4) account. Every trigger asks which
 // vendors are active, so a project's active set is read once and cached (lookup-cache.ts).
 import { lookupCache } from './lookup-cache.ts';
 import type { Sql } from './pool.ts';
 
-export type AnalyticsVendor = 'braze' | 'mixpanel' | 'amplitude' | 'posthog';
+export type AnalyticsVendor = 'braze' | 'mixpanel' | 'amplitude' | 'posthog' | 'ga4';
 
 export type AnalyticsConnection = {
   projectId: string;
   vendor: AnalyticsVendor;
   endpoint: string;
+  /** GA4's firebase_app_id (not a secret); '' for the other vendors. */
+  accountId: string;
   keyEnc: string;
   keyFingerprint: string;
   active: boolean;
@@ -21,6 +23,7 @@ type Row = {
   project_id: string;
   vendor: AnalyticsVendor;
   endpoint: string;
+  account_id: string;
   key_enc: string;
   key_fingerprint: string;
   active: boolean;
@@ -32,6 +35,7 @@ const toConnection = (r: Row): AnalyticsConnection => ({
   projectId: r.project_id,
   vendor: r.vendor,
   endpoint: r.endpoint,
+  accountId: r.account_id,
   keyEnc: r.key_enc,
   keyFingerprint: r.key_fingerprint,
   active: r.active,
@@ -48,12 +52,12 @@ export async function upsertAnalyticsConnection(
   now: Date,
 ): Promise<AnalyticsConnection> {
   const [row] = await sql<Row[]>`
-    INSERT INTO analytics_connections (project_id, vendor, endpoint, key_enc, key_fingerprint, active, activated_at,
-      created_at, updated_at)
-    VALUES (${c.projectId}, ${c.vendor}, ${c.endpoint}, ${c.keyEnc}, ${c.keyFingerprint}, ${c.active},
+    INSERT INTO analytics_connections (project_id, vendor, endpoint, account_id, key_enc, key_fingerprint, active,
+      activated_at, created_at, updated_at)
+    VALUES (${c.projectId}, ${c.vendor}, ${c.endpoint}, ${c.accountId}, ${c.keyEnc}, ${c.keyFingerprint}, ${c.active},
       ${c.active ? now : null}, ${now}, ${now})
     ON CONFLICT (project_id, vendor) DO UPDATE SET
-      endpoint = EXCLUDED.endpoint, key_enc = EXCLUDED.key_enc, key_fingerprint = EXCLUDED.key_fingerprint,
+      endpoint = EXCLUDED.endpoint, account_id = EXCLUDED.account_id, key_enc = EXCLUDED.key_enc, key_fingerprint = EXCLUDED.key_fingerprint,
       active = EXCLUDED.active, updated_at = EXCLUDED.updated_at,
       activated_at = CASE WHEN NOT EXCLUDED.active THEN NULL
         WHEN analytics_connections.active THEN analytics_connections.activated_at ELSE EXCLUDED.activated_at END

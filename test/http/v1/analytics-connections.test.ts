@@ -1,10 +1,10 @@
-// PUT, GET and DELETE /api/v1/connections/{braze,mixpanel,amplitude,posthog} (texts are ours): 200
+// PUT, GET and DELETE /api/v1/connections/{braze,mixpanel,amplitude,posthog,ga4} (texts are ours): 200
 // with the connection (key fingerprint only, endpoint resolved from the region), 400 with the broken
 // rule, 401 with the campaign family's texts; one project's key never reads or changes another's.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { deliveryEnv } from '../../support/deliveries.ts';
-import { VENDOR_KEYS } from '../../support/fake-analytics.ts';
+import { FIREBASE_APP_ID, VENDOR_KEYS } from '../../support/fake-analytics.ts';
 import { newProject, type TestProject, useHarness } from '../../support/harness.ts';
 
 const h = useHarness({ env: deliveryEnv() });
@@ -49,6 +49,30 @@ describe('200', () => {
     expect(res.json()).toEqual({ msg: `${name} connection saved.`, status: 200, data });
     expect(got.json()).toEqual({ msg: `${name} connection is set.`, status: 200, data });
     expect(res.body + got.body).not.toContain(key);
+  });
+
+  it('when GA4 is saved with its Firebase app id in the EU, then it answers the connection with the app id and without the secret', async () => {
+    const p = await newProject(h().deps);
+    const body = { api_secret: VENDOR_KEYS.ga4, firebase_app_id: ` ${FIREBASE_APP_ID} `, region: 'eu', active: true };
+
+    const res = await call('PUT', p, 'ga4', body);
+    const got = await call('GET', p, 'ga4');
+    const del = await call('DELETE', p, 'ga4');
+
+    const data = {
+      connected: true,
+      vendor: 'ga4',
+      endpoint: 'https://region1.google-analytics.com',
+      firebase_app_id: FIREBASE_APP_ID,
+      active: true,
+      activated_at: expect.any(String),
+      key_fingerprint: fingerprint(VENDOR_KEYS.ga4),
+      updated_at: expect.any(String),
+    };
+    expect(res.json()).toEqual({ msg: 'GA4 connection saved.', status: 200, data });
+    expect(got.json()).toEqual({ msg: 'GA4 connection is set.', status: 200, data });
+    expect(del.json()).toEqual({ msg: 'GA4 connection removed.', status: 200, data: { removed: true } });
+    expect(res.body + got.body).not.toContain(VENDOR_KEYS.ga4);
   });
 
   it('when nothing is set, then GET says so and DELETE removes nothing', async () => {
@@ -99,6 +123,17 @@ describe('400', () => {
       'posthog',
       { project_api_key: VENDOR_KEYS.posthog, host: 'https://u:p@ph.example.com', active: true },
       'host must be us, eu or the https URL of your PostHog instance (a DNS name, no credentials)',
+    ],
+    ['ga4', { api_secret: VENDOR_KEYS.ga4, active: true }, 'firebase_app_id is a required string'],
+    [
+      'ga4',
+      { api_secret: VENDOR_KEYS.ga4, firebase_app_id: 'G-ABC123', active: true },
+      'firebase_app_id must be your Firebase app id, like 1:1234567890:android:0a1b2c3d4e5f6789',
+    ],
+    [
+      'ga4',
+      { api_secret: VENDOR_KEYS.ga4, firebase_app_id: FIREBASE_APP_ID, region: 'asia', active: true },
+      'region must be one of us, eu',
     ],
   ])('when %s gets %j, then 400 with the rule', async (vendor, body, problem) => {
     const p = await newProject(h().deps);

@@ -1,7 +1,8 @@
-// Body of PUT /api/v1/connections/{braze,mixpanel,amplitude,posthog}: the vendor's key under its
-// own name (Braze api_key, Mixpanel project_token, Amplitude api_key, PostHog project_api_key),
-// where requests go (Braze rest_endpoint, required; Mixpanel / Amplitude region; PostHog host:
-// us, eu or a self-hosted https URL; default us) and active. The rules are the domain's
+// Body of PUT /api/v1/connections/{braze,mixpanel,amplitude,posthog,ga4}: the vendor's key under its
+// own name (Braze api_key, Mixpanel project_token, Amplitude api_key, PostHog project_api_key, GA4
+// api_secret), where requests go (Braze rest_endpoint, required; Mixpanel / Amplitude / GA4 region;
+// PostHog host: us, eu or a self-hosted https URL; default us), GA4's firebase_app_id (required)
+// and active. The rules are the domain's
 // (checkAnalyticsConnection), so the CLI and the API refuse the same input.
 import {
   type AnalyticsConnectionInput,
@@ -30,7 +31,12 @@ export function parseAnalyticsConnection(vendor: AnalyticsVendor, body: unknown)
   if (vendor === 'braze' && typeof endpoint !== 'string') {
     throw new ApiError(400, MSG.connectionInvalid(`${f.endpoint} is a required string`));
   }
-  const input = { vendor, key: key.trim(), endpoint: endpoint ?? null, active: b.active };
+  const account = f.account === undefined ? undefined : b[f.account];
+  if (f.account && typeof account !== 'string') {
+    throw new ApiError(400, MSG.connectionInvalid(`${f.account} is a required string`));
+  }
+  const accountId = typeof account === 'string' ? account.trim() : null;
+  const input = { vendor, key: key.trim(), endpoint: endpoint ?? null, accountId, active: b.active };
   const checked = checkAnalyticsConnection(input);
   if ('problem' in checked) {
     throw new ApiError(400, MSG.connectionInvalid(checked.problem));

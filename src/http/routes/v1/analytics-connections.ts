@@ -1,10 +1,10 @@
-// PUT, GET and DELETE /api/v1/connections/{braze,mixpanel,amplitude,posthog}: a project's analytics
+// PUT, GET and DELETE /api/v1/connections/{braze,mixpanel,amplitude,posthog,ga4}: a project's analytics
 // integrations, with the server key (campaign family: 10/s, `Server key missing!` / `Server key
 // invalid!`), as PUT /connections/meta. The key is never answered back: a fingerprint is.
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../../deps.ts';
 import { setAnalyticsConnection } from '../../../domain/analytics/set-analytics-connection.ts';
-import { ANALYTICS_VENDORS } from '../../../domain/analytics/vendors.ts';
+import { ANALYTICS_VENDORS, FIELDS } from '../../../domain/analytics/vendors.ts';
 import {
   type AnalyticsConnection,
   type AnalyticsVendor,
@@ -21,12 +21,14 @@ export const VENDOR_NAMES: Record<AnalyticsVendor, string> = {
   mixpanel: 'Mixpanel',
   amplitude: 'Amplitude',
   posthog: 'PostHog',
+  ga4: 'GA4',
 };
 
 export const presentAnalyticsConnection = (c: AnalyticsConnection) => ({
   connected: true,
   vendor: c.vendor,
   endpoint: c.endpoint,
+  ...(FIELDS[c.vendor].account ? { [FIELDS[c.vendor].account as string]: c.accountId } : {}),
   active: c.active,
   activated_at: c.activatedAt?.toISOString() ?? null,
   key_fingerprint: c.keyFingerprint,

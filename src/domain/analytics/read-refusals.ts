@@ -1,0 +1,103 @@
+// Which users of a batch a vendor refused, when its answer names them (by their place in the
+// request), and what became of the others, as each vendor documents it:
+// - Braze /users/track: `errors: [{type, input_array: "attributes", index}]`. In a 2xx ("success"
+//   with minor errors) every object not named was processed; in a 4xx other than 401/403 (a fatal
+//   error) nothing was, so the others go again.
+// - Mixpanel /engage?strict=1: `failed_records: [{index, message}]` (in a 200 or a 400); the
+//   records that passed validation were ingested.
+// - Amplitude /identify (its HTTP V2 error body): a 400 with `events_with_invalid_fields`,
+//   `events_with_missing_fields`, `events_with_invalid_id_lengths` ({field: [index]}) or
+//   `silenced_events` ([index]); nothing was ingested, and its SDKs drop those and send the rest
+//   again. A 400 for a missing field or `Invalid API key` refuses the whole request.
+// - PostHog /batch/ answers a bad batch with one 400 naming no event: the whole batch stays dead.
+// Anything else (no names, names out of range, unreadable JSON) leaves the status to decide.
+import type { AnalyticsVendor } from '../../store/postgres/analytics-connections.ts';
+
+/** Refused users by their index in the request (with the vendor's reason); `rest`: the others. */
+export type Refusals = { refused: Map<number, string>; rest: 'sent' | 'resend' };
+
+type Json = Record<string, unknown>;
+
+function parseObject(body: string): Json | undefined {
+  try {
+    const v: unknown = JSON.parse(body);
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const asArray = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+const text = (v: unknown, fallback: string): string => (typeof v === 'string' && v !== '' ? v : fallback);
+
+function add(out: Map<number, string>, index: unknown, reason: string, count: number): void {
+  if (typeof index === 'number' && Number.isInteger(index) && index >= 0 && index < count && !out.has(index)) {
+    out.set(index, reason);
+  }
+}
+
+function braze(status: number, a: Json, count: number): Refusals | undefined {
+  const out = new Map<number, string>();
+  for (const e of asArray(a.errors)) {
+    const err = (e ?? {}) as Json;
+    if (err.input_array === 'attributes') {
+      add(out, err.index, `Braze refused this user: ${text(err.type, 'invalid attributes object')}`, count);
+    }
+  }
+  return out.size > 0 ? { refused: out, rest: status < 300 ? 'sent' : 'resend' } : undefined;
+}
+
+function mixpanel(a: Json, count: number): Refusals | undefined {
+  const out = new Map<number, string>();
+  for (const r of asArray(a.failed_records)) {
+    const rec = (r ?? {}) as Json;
+    add(out, rec.index, `Mixpanel refused this user: ${text(rec.message, text(a.error, 'failed validation'))}`, count);
+  }
+  return out.size > 0 ? { refused: out, rest: 'sent' } : undefined;
+}
+
+function amplitude(a: Json, count: number): Refusals | undefined {
+  const error = text(a.error, 'invalid identification');
+  if (a.missing_field !== undefined || error.startsWith('Invalid API key')) {
+    return undefined;
+  }
+  const out = new Map<number, string>();
+  for (const group of ['events_with_invalid_fields', 'events_with_missing_fields', 'events_with_invalid_id_lengths']) {
+    const byField = a[group];
+    if (typeof byField === 'object' && byField !== null) {
+      for (const [field, indices] of Object.entries(byField as Json)) {
+        for (const i of asArray(indices)) {
+          add(out, i, `Amplitude refused this user: ${error} (${field})`, count);
+        }
+      }
+    }
+  }
+  for (const i of asArray(a.silenced_events)) {
+    add(out, i, `Amplitude refused this user: ${error} (silenced)`, count);
+  }
+  return out.size > 0 ? { refused: out, rest: 'resend' } : undefined;
+}
+
+/** The refusals a vendor's answer names, for a request of `count` users; else undefined. */
+export function readRefusals(
+  vendor: AnalyticsVendor,
+  status: number,
+  body: string,
+  count: number,
+): Refusals | undefined {
+  const wholeBatch = status === 401 || status === 403 || status === 408 || status === 429 || status >= 500;
+  const a = status < 200 || wholeBatch ? undefined : parseObject(body);
+  if (!a) {
+    return undefined;
+  }
+  switch (vendor) {
+    case 'braze':
+      return braze(status, a, count);
+    case 'mixpanel':
+      return status < 300 || status === 400 ? mixpanel(a, count) : undefined;
+    case 'amplitude':
+      return status === 400 ? amplitude(a, count) : undefined;
+    default:
+      return undefined;
+  }
+}
