@@ -29,13 +29,15 @@ export function countEvents(
   const scope = statsScope(project, window);
   return foreground(async () => {
     const [known, campaigns] = await Promise.all([
-      selectKnownEventNames(deps.ch, project.id, { events: null, payments: null }),
+      // One name more than listed: exactly KNOWN_NAMES_LIMIT names are all listed, not cut.
+      selectKnownEventNames(deps.ch, project.id, { events: null, payments: null }, KNOWN_NAMES_LIMIT + 1),
       liveCampaigns(deps, project),
     ]);
     const ids = [0, ...campaigns.map((c) => c.id)];
-    const rows = await selectEventLevels(deps.ch, { ...scope, ids }, known.events, []);
+    const names = known.events.slice(0, KNOWN_NAMES_LIMIT);
+    const rows = await selectEventLevels(deps.ch, { ...scope, ids }, names, []);
     const byName = new Map<string, EventCount>(
-      known.events.map((name) => [
+      names.map((name) => [
         name,
         { name, attributedCount: 0, organicCount: 0, attributedAmount: '0', organicAmount: '0' },
       ]),
@@ -56,6 +58,6 @@ export function countEvents(
     const events = [...byName.values()].sort(
       (a, b) => b.attributedCount + b.organicCount - (a.attributedCount + a.organicCount) || (a.name < b.name ? -1 : 1),
     );
-    return { window, events, namesCut: known.events.length >= KNOWN_NAMES_LIMIT };
+    return { window, events, namesCut: known.events.length > KNOWN_NAMES_LIMIT };
   });
 }

@@ -2,7 +2,8 @@
 // basic/transports, lifecycle, server/tools). The handshake (initialize with version negotiation,
 // notifications/initialized → 202 bare), tools/list with JSON Schema 2020-12 inputs, ping, the
 // JSON-RPC errors (-32700, -32600, -32601, -32602), batches (2025-03-26 only), the protocol-version
-// header, GET/DELETE 405, and the house envelope for 401 / 403 / 415 / 429.
+// header, GET/DELETE 405, and the house envelope for 401 / 403 / 415 / 429 (a batch's messages each
+// count against the token's rate limit).
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { revokeMcpToken } from '../../../src/domain/mcp/revoke-mcp-token.ts';
@@ -152,6 +153,7 @@ describe('JSON-RPC errors', () => {
     const { token } = await tokenOfNewProject();
     const cases: [unknown, string | number | null][] = [
       [42, null],
+      [null, null], // valid JSON (so not -32700) that is no request
       [{ id: 1, method: 'ping' }, 1],
       [{ jsonrpc: '1.0', id: 'a', method: 'ping' }, 'a'],
       [{ jsonrpc: '2.0', id: null, method: 'ping' }, null],
@@ -388,6 +390,31 @@ describe('rate limit', () => {
       expect(third.headers['retry-after']).toBe('1');
       expect(third.json()).toEqual({ msg: 'Rate limit exceeded. Please try again later.', status: 429 });
       expect(other.statusCode).toBe(200);
+    } finally {
+      deps.now = real;
+    }
+  });
+
+  it('when a batch comes at 2025-03-26, then each of its messages counts; one past the budget is refused whole with the single POST’s 429', async () => {
+    const { deps, app } = limited();
+    const p = await newProject(deps);
+    const [a, b] = [await mcpToken(deps, p, 'a'), await mcpToken(deps, p, 'b')];
+    const v = { 'mcp-protocol-version': '2025-03-26' };
+    const batch = (n: number) => Array.from({ length: n }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'ping' }));
+    const real = deps.now;
+    const t0 = Math.floor(real() / 1000) * 1000 + 5000;
+    deps.now = () => t0;
+    try {
+      const two = await rpc(app, a, batch(2), v);
+      const after = await rpc(app, a, batch(1)[0], v);
+      const three = await rpc(app, b, batch(3), v);
+
+      expect(two.statusCode).toBe(200);
+      expect(two.json()).toHaveLength(2);
+      expect(after.statusCode).toBe(429);
+      expect(three.statusCode).toBe(429);
+      expect(three.headers['retry-after']).toBe('1');
+      expect(three.json()).toEqual({ msg: 'Rate limit exceeded. Please try again later.', status: 429 });
     } finally {
       deps.now = real;
     }

@@ -1,12 +1,24 @@
 // The MCP endpoint's preHandler: the Origin check the Streamable HTTP transport asks for, then the
 // token from the URL (it alone names the project: every tool reads only that project), then the
-// v1 data family's rate limit, counted per token.
+// v1 data family's rate limit, counted per token: one per POST, and one more per further message of
+// a batch (chargeBatch), so a batch costs what its messages would cost sent one by one.
 import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { Deps } from '../../../deps.ts';
 import { authenticateMcpToken } from '../../../domain/mcp/authenticate-mcp-token.ts';
 import { ApiError } from '../../errors.ts';
 import { MSG } from '../../messages.ts';
 import { checkKeyRateLimit } from '../../rate-limit.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The MCP token mcpToken authenticated (its rate-limit budget); null before it runs. */
+    mcpTokenId: number | null;
+  }
+}
+
+// Negated: token ids and server key ids are both serials, and a token must not share a key's budget.
+const chargeToken = (deps: Deps, projectId: string, tokenId: number) =>
+  checkKeyRateLimit(deps, 'data', projectId, -tokenId);
 
 function hostOf(url: string): string | undefined {
   try {
@@ -43,7 +55,21 @@ export function mcpToken(deps: Deps): preHandlerAsyncHookHandler {
       throw new ApiError(401, MSG.mcpTokenInvalid);
     }
     req.project = owner.project;
-    // Negated: token ids and server key ids are both serials, and a token must not share a key's budget.
-    await checkKeyRateLimit(deps, 'data', owner.project.id, -owner.token.id);
+    req.mcpTokenId = owner.token.id;
+    await chargeToken(deps, owner.project.id, owner.token.id);
   };
+}
+
+/**
+ * The rest of a batch's cost: the POST paid for its first message. The whole batch is refused with
+ * the single POST's 429 (RateLimitError) once the budget runs out: an answer array cannot hold an
+ * HTTP error, and JSON-RPC has no code for it.
+ */
+export async function chargeBatch(deps: Deps, req: FastifyRequest, messages: number): Promise<void> {
+  if (!req.project || req.mcpTokenId === null) {
+    throw new Error('route is missing the mcpToken preHandler');
+  }
+  for (let i = 1; i < messages; i++) {
+    await chargeToken(deps, req.project.id, req.mcpTokenId);
+  }
 }

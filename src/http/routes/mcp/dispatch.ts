@@ -69,7 +69,8 @@ async function callTool(ctx: ToolContext, req: Request): Promise<RpcAnswer> {
   if (!isRecord(args)) {
     return rpcError(req.id, RPC_INVALID_PARAMS, MSG.rpcInvalidParams, { reason: 'arguments must be an object' });
   }
-  const parsed = tool.input.safeParse(args);
+  // Keys and types only: the values' own rules are the matching endpoint's (tool-inputs.ts).
+  const parsed = tool.check.safeParse(args);
   if (!parsed.success) {
     const msg = MSG.mcpToolArguments(argumentProblems(parsed.error.issues));
     return rpcResult(req.id, toolResult({ msg, status: 400 }, true));

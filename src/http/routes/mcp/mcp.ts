@@ -10,7 +10,7 @@ import { projectOf } from '../../auth/service-key.ts';
 import { ApiError } from '../../errors.ts';
 import { MSG } from '../../messages.ts';
 import { ipRateLimit } from '../../rate-limit.ts';
-import { mcpToken } from './auth.ts';
+import { chargeBatch, mcpToken } from './auth.ts';
 import { answerRequest, BATCH_VERSION, PROTOCOL_VERSIONS } from './dispatch.ts';
 import {
   classifyMessage,
@@ -25,7 +25,7 @@ import type { ToolContext } from './tools.ts';
 /** The body when it is not JSON (or empty): told apart by identity. */
 const UNPARSABLE = Object.freeze({ unparsable: true });
 
-/** Most messages in one batch: each can be a tool call, and the rate limit counts the POST. */
+/** Most messages in one batch: each can be a tool call (and each counts against the token's rate limit). */
 export const MAX_BATCH = 10;
 
 function registerRpcJsonParser(app: FastifyInstance): void {
@@ -57,13 +57,14 @@ async function answerOne(ctx: ToolContext, m: RpcMessage): Promise<Answer> {
 
 const badRequest = (message: string): Answer => ({ status: 400, body: rpcError(null, RPC_INVALID_REQUEST, message) });
 
-async function answerBatch(ctx: ToolContext, batch: unknown[], version: string): Promise<Answer> {
+async function answerBatch(ctx: ToolContext, req: FastifyRequest, batch: unknown[], version: string): Promise<Answer> {
   if (version !== BATCH_VERSION) {
     return badRequest(MSG.rpcBatchNotAllowed(version));
   }
   if (batch.length === 0 || batch.length > MAX_BATCH) {
     return badRequest(MSG.rpcInvalidRequest);
   }
+  await chargeBatch(ctx.deps, req, batch.length);
   const answers: RpcAnswer[] = [];
   for (const item of batch) {
     const m = classifyMessage(item);
@@ -88,7 +89,8 @@ function protocolVersion(req: FastifyRequest): string {
 async function answerPost(deps: Deps, req: FastifyRequest): Promise<Answer> {
   const ctx = { deps, project: projectOf(req) };
   const body = req.body;
-  if (body === UNPARSABLE || body === undefined || body === null) {
+  // JSON `null` parsed fine: like `42`, it is a message that is no request (-32600), not a Parse error.
+  if (body === UNPARSABLE || body === undefined) {
     return { status: 400, body: rpcError(null, RPC_PARSE_ERROR, MSG.rpcParseError) };
   }
   const version = protocolVersion(req);
@@ -98,12 +100,13 @@ async function answerPost(deps: Deps, req: FastifyRequest): Promise<Answer> {
   if (!initializing && !(PROTOCOL_VERSIONS as readonly string[]).includes(version)) {
     return badRequest(MSG.rpcUnsupportedVersion(version));
   }
-  return single ? answerOne(ctx, single) : answerBatch(ctx, body as unknown[], version);
+  return single ? answerOne(ctx, single) : answerBatch(ctx, req, body as unknown[], version);
 }
 
 export async function registerMcpRoutes(app: FastifyInstance, deps: Deps): Promise<void> {
   await app.register(async (mcp) => {
     mcp.addHook('onRequest', ipRateLimit(deps));
+    mcp.decorateRequest('mcpTokenId', null);
     registerRpcJsonParser(mcp);
     mcp.post('/mcp/:token', { preHandler: mcpToken(deps) }, async (req, reply: FastifyReply) => {
       const a = await answerPost(deps, req);

@@ -1,6 +1,9 @@
 // Arguments of the MCP tools: zod schemas (their JSON Schema is each tool's inputSchema in tools/list)
 // and the conversions to the inputs the HTTP API's own parsers take, so a tool refuses what the
-// matching endpoint refuses, with the same text.
+// matching endpoint refuses, with the same text. At call time only the schema's keys and JSON types
+// are checked (argumentTypes): its finer rules (a date's form, page ≥ 1, limit ≤ 1000, a non-blank
+// id) are the endpoints' own, which answer them with their texts and statuses, and read a blank
+// value as not given.
 import { z } from 'zod';
 import { MIN_DAY, projectToday } from '../../../domain/reporting/window.ts';
 import { ApiError } from '../../errors.ts';
@@ -51,13 +54,37 @@ export const billingSchema = z.strictObject({
 
 export const noArguments = z.strictObject({});
 
+/** The arguments a tool runs with: the published schema's keys, typed only as string or number. */
+export type CallArgs<S extends z.ZodObject> = {
+  [K in keyof z.infer<S>]?: NonNullable<z.infer<S>[K]> extends number ? number : string;
+};
+
+function typeOnly(field: z.ZodType): z.ZodType {
+  const optional = field instanceof z.ZodOptional;
+  const inner = optional ? (field as z.ZodOptional).unwrap() : field;
+  let checked: z.ZodType;
+  if (inner instanceof z.ZodString || inner instanceof z.ZodEnum) {
+    checked = z.string();
+  } else if (inner instanceof z.ZodNumber) {
+    checked = z.number();
+  } else {
+    throw new Error(`no call-time check for a tool argument of type ${inner._zod.def.type}`);
+  }
+  return optional ? checked.optional() : checked;
+}
+
+/** The call-time check of a published schema: unknown keys and wrong JSON types, nothing finer. */
+export function argumentTypes(s: z.ZodObject): z.ZodObject {
+  return z.strictObject(Object.fromEntries(Object.entries(s.shape).map(([k, v]) => [k, typeOnly(v)])));
+}
+
 /** Only the given values, as the query object the HTTP parsers read (strings, absent when undefined). */
 export function asQuery(args: Record<string, string | number | undefined>): Record<string, string> {
   return Object.fromEntries(Object.entries(args).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])));
 }
 
 /** The reporting endpoint's window checks (calendar dates, from ≤ to) and texts. */
-export function parseWindow(args: z.infer<typeof windowSchema>): { from: string | null; to: string | null } {
+export function parseWindow(args: CallArgs<typeof windowSchema>): { from: string | null; to: string | null } {
   const q = parseReportQuery(asQuery({ from: args.from, to: args.to }));
   return { from: q.from, to: q.to };
 }
@@ -65,7 +92,7 @@ export function parseWindow(args: z.infer<typeof windowSchema>): { from: string 
 function monthPeriod(month: string): { from: string; to: string } {
   const y = Number(month.slice(0, 4));
   const m = Number(month.slice(5, 7));
-  if (m < 1 || m > 12 || y < 1970 || y > 2149) {
+  if (!/^\d{4}-\d{2}$/.test(month) || m < 1 || m > 12 || y < 1970 || y > 2149) {
     throw new ApiError(400, MSG.mcpInvalidMonth(month));
   }
   const last = new Date(0);
@@ -73,20 +100,29 @@ function monthPeriod(month: string): { from: string; to: string } {
   return { from: `${month}-01`, to: last.toISOString().slice(0, 10) };
 }
 
-/** The billing period: a month (default the project's current one), or from..to (default first install..today). */
+/**
+ * The billing period: a month (default the project's current one), or from..to (default first
+ * install..today). A blank value is not given, as reporting reads from= and to=. A period that ends
+ * before it starts (from after today, or to before the first install) is reporting's from > to 400.
+ */
 export function parseBillingPeriod(
-  args: z.infer<typeof billingSchema>,
+  args: CallArgs<typeof billingSchema>,
   nowMs: number,
   timezone: string,
 ): { month: string | null; from: string; to: string } {
   const today = projectToday(nowMs, timezone);
-  if (args.month !== undefined && (args.from !== undefined || args.to !== undefined)) {
+  const asked = args.month?.trim() || undefined;
+  const w = parseWindow(args);
+  if (asked !== undefined && (w.from !== null || w.to !== null)) {
     throw new ApiError(400, MSG.mcpBillingPeriod);
   }
-  if (args.from === undefined && args.to === undefined) {
-    const month = args.month ?? today.slice(0, 7);
+  if (w.from === null && w.to === null) {
+    const month = asked ?? today.slice(0, 7);
     return { month, ...monthPeriod(month) };
   }
-  const w = parseWindow(args);
-  return { month: null, from: w.from ?? MIN_DAY, to: w.to ?? today };
+  const period = { month: null, from: w.from ?? MIN_DAY, to: w.to ?? today };
+  if (period.from > period.to) {
+    throw new ApiError(400, MSG.reportDatesReversed);
+  }
+  return period;
 }

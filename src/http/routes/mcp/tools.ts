@@ -13,6 +13,7 @@ import { getBillingUsage } from '../../../domain/mcp/get-billing-usage.ts';
 import { getProjectInfo } from '../../../domain/mcp/get-project-info.ts';
 import { getProjectStats } from '../../../domain/mcp/get-project-stats.ts';
 import { storable } from '../../../lib/storable.ts';
+import { charLength } from '../../../lib/validate.ts';
 import type { Project } from '../../../store/postgres/projects.ts';
 import { ApiError } from '../../errors.ts';
 import { MSG } from '../../messages.ts';
@@ -21,8 +22,10 @@ import { parseListCampaigns } from '../../parse/v1/campaigns.ts';
 import { presentCampaign } from '../../present/campaign.ts';
 import { presentBillingUsage, presentEventCounts, presentProjectInfo, presentProjectStats } from './present.ts';
 import {
+  argumentTypes,
   asQuery,
   billingSchema,
+  type CallArgs,
   listCampaignsSchema,
   lookupSchema,
   noArguments,
@@ -37,7 +40,10 @@ export type Tool = {
   name: string;
   title: string;
   description: string;
+  /** Published as inputSchema (tools/list). */
   input: z.ZodObject;
+  /** What a call's arguments are checked with before run: input's keys and types only. */
+  check: z.ZodObject;
   run: (ctx: ToolContext, args: unknown) => Promise<Record<string, unknown>>;
 };
 
@@ -46,9 +52,9 @@ function tool<S extends z.ZodObject>(t: {
   title: string;
   description: string;
   input: S;
-  run: (ctx: ToolContext, args: z.infer<S>) => Promise<Record<string, unknown>>;
+  run: (ctx: ToolContext, args: CallArgs<S>) => Promise<Record<string, unknown>>;
 }): Tool {
-  return { ...t, run: (ctx, args) => t.run(ctx, args as z.infer<S>) };
+  return { ...t, check: argumentTypes(t.input), run: (ctx, args) => t.run(ctx, args as CallArgs<S>) };
 }
 
 function requireBilling(project: Project): void {
@@ -61,18 +67,19 @@ const SCOPE = { ALL: 'all campaigns', ACTIVE: 'active campaigns', INACTIVE: 'ina
 
 /**
  * user_id / device_identifier as GET /api/v1/get-attribution-result reads them: trimmed, and one
- * that is blank or holds NUL (Postgres text cannot: it was a 500) is not given.
+ * that is blank, longer than 256 characters or holds NUL (Postgres text cannot: it was a 500) is
+ * not given.
  */
 const lookupId = (v: string | undefined): string | undefined => {
   const t = v?.trim();
-  return t && !t.includes('\u0000') ? t : undefined;
+  return t && charLength(t) <= 256 && !t.includes('\u0000') ? t : undefined;
 };
 
 /** install_instance_id as attribution-data reads it (NUL dropped, a UUID lower-cased); blank is not given. */
 const lookupInstallId = (v: string | undefined): string | undefined =>
   v === undefined || storable(v.trim()) === '' ? undefined : readInstallId({ install_instance_id: v });
 
-async function lookup({ deps, project }: ToolContext, args: z.infer<typeof lookupSchema>) {
+async function lookup({ deps, project }: ToolContext, args: CallArgs<typeof lookupSchema>) {
   const userId = lookupId(args.user_id);
   const deviceIdentifier = lookupId(args.device_identifier);
   if (userId || deviceIdentifier) {
