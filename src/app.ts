@@ -21,6 +21,7 @@ import { registerReportingRoute } from './http/routes/v1/reporting.ts';
 import { registerServerCaptureRoutes } from './http/routes/v1/server-capture.ts';
 import { registerSkanSchemaRoutes } from './http/routes/v1/skan-schema.ts';
 import { registerSpendRoute } from './http/routes/v1/spend.ts';
+import { registerWebRoutes } from './http/routes/web/web.ts';
 import { registerRevenueCatWebhook } from './http/routes/webhooks/revenuecat.ts';
 
 /** A hop count trusts that many proxies in front of us (what Fastify documents for a number). */
@@ -118,6 +119,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   registerDocsRoutes(app);
   registerLinkRoutes(app, deps);
   await registerClientRoutes(app, deps);
+  await registerWebRoutes(app, deps);
   await registerMcpRoutes(app, deps);
   registerRevenueCatWebhook(app, deps);
   await app.register(

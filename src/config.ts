@@ -93,6 +93,7 @@ export const envSchema = z.object({
   RATE_LIMIT_CAMPAIGN_PER_SECOND: positiveInt.default(10),
   RATE_LIMIT_REPORTING_PER_MINUTE: positiveInt.default(1),
   RATE_LIMIT_CLIENT_PER_SECOND: positiveInt.default(25),
+  RATE_LIMIT_WEB_PER_SECOND: positiveInt.default(250),
   BODY_LIMIT_V1_BYTES: positiveInt.default(256 * 1024),
   BODY_LIMIT_CLIENT_BYTES: positiveInt.default(64 * 1024),
   REQUEST_TIMEOUT_MS: positiveInt.default(15_000),
@@ -141,6 +142,8 @@ export type RateLimits = {
   campaignPerSecond: number;
   reportingPerMinute: number;
   clientPerSecond: number;
+  /** Web SDK events per second per project (POST /web/ingest). */
+  webPerSecond: number;
 };
 
 export type Config = Readonly<{
@@ -247,6 +250,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       campaignPerSecond: e.RATE_LIMIT_CAMPAIGN_PER_SECOND,
       reportingPerMinute: e.RATE_LIMIT_REPORTING_PER_MINUTE,
       clientPerSecond: e.RATE_LIMIT_CLIENT_PER_SECOND,
+      webPerSecond: e.RATE_LIMIT_WEB_PER_SECOND,
     }),
     bodyLimitV1: e.BODY_LIMIT_V1_BYTES,
     bodyLimitClient: e.BODY_LIMIT_CLIENT_BYTES,

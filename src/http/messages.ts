@@ -219,4 +219,11 @@ export const MSG = {
   revenueCatNotAPayment: (type: string) => `Event not stored: ${clip(type)} events are not payments.`,
   revenueCatCurrency: (currency: string) =>
     `Event not stored: its amount cannot be given in the project currency ${clip(currency)}.`,
+  // POST /web/ingest, the Web SDK (not in the spec: ours).
+  webEventCaptured: 'Web event captured successfully',
+  webEventDuplicate: 'Web event already captured: duplicate event_id ignored.',
+  webEventTypeInvalid: 'event_type must be a non-empty string of at most 64 characters.',
+  webFieldMustBeNumber: (field: string) => `${field} must be a number.`,
+  webSealedPayload:
+    'Encrypted Web SDK payloads (lrv envelopes) are not supported by this server: it holds no private key to open them. Use a Web SDK build without publicKey / keyId.',
 } as const;

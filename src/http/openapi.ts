@@ -13,6 +13,7 @@ import { MCP_OPERATIONS } from './openapi-mcp.ts';
 import { ERROR_ENVELOPE_JSON } from './openapi-responses.ts';
 import { REVENUECAT_OPERATIONS } from './openapi-revenuecat.ts';
 import { V1_OPERATIONS } from './openapi-v1.ts';
+import { WEB_OPERATIONS } from './openapi-web.ts';
 
 /**
  * A documented answer: its description, and the JSON schema of its body. Without a schema, an
@@ -21,7 +22,7 @@ import { V1_OPERATIONS } from './openapi-v1.ts';
 export type Response = string | { description: string; schema?: z.ZodType; html?: true; csv?: true };
 
 export type Operation = {
-  method: 'get' | 'head' | 'post' | 'patch' | 'put' | 'delete';
+  method: 'get' | 'head' | 'post' | 'patch' | 'put' | 'delete' | 'options';
   path: string;
   summary: string;
   tag: string;
@@ -45,6 +46,7 @@ export const OPERATIONS: Operation[] = [
   ...ANALYTICS_OPERATIONS,
   ...CLIENT_OPERATIONS,
   ...COMMERCE_OPERATIONS,
+  ...WEB_OPERATIONS,
   ...LINK_OPERATIONS,
   ...MCP_OPERATIONS,
   ...OPS_OPERATIONS,

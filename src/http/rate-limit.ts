@@ -15,7 +15,7 @@ export type RateLimitGroup = 'data' | 'campaign' | 'reporting' | 'export' | 'in-
 
 type Rule = { limit: number; windowMs: number; retryAfter: number };
 
-function ruleFor(deps: Deps, group: Exclude<RateLimitGroup, 'in-route'> | 'ip' | 'client'): Rule {
+function ruleFor(deps: Deps, group: Exclude<RateLimitGroup, 'in-route'> | 'ip' | 'client' | 'web'): Rule {
   const r = deps.config.rateLimits;
   switch (group) {
     case 'ip':
@@ -29,6 +29,8 @@ function ruleFor(deps: Deps, group: Exclude<RateLimitGroup, 'in-route'> | 'ip' |
       return { limit: r.reportingPerMinute, windowMs: 60_000, retryAfter: 60 };
     case 'client':
       return { limit: r.clientPerSecond, windowMs: 1000, retryAfter: 1 };
+    case 'web':
+      return { limit: r.webPerSecond, windowMs: 1000, retryAfter: 1 };
   }
 }
 
@@ -79,4 +81,12 @@ export async function checkKeyRateLimit(
 /** Client endpoints: 25 requests per second per project token (spec: Limits). */
 export function checkClientRateLimit(deps: Deps, projectId: string): Promise<void> {
   return enforce(deps, ruleFor(deps, 'client'), `token:${projectId}`);
+}
+
+/**
+ * Web SDK events (POST /web/ingest): RATE_LIMIT_WEB_PER_SECOND per project, a budget apart from
+ * the apps' (a website's visitors all send the project's public token).
+ */
+export function checkWebRateLimit(deps: Deps, projectId: string): Promise<void> {
+  return enforce(deps, ruleFor(deps, 'web'), `web:${projectId}`);
 }

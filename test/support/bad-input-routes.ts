@@ -12,6 +12,7 @@ import {
   connectRevenueCat,
   issueMcpToken,
   MCP_ROUTES,
+  WEB_ROUTES,
   WEBHOOK_ROUTES,
 } from './bad-input-surfaces.ts';
 import { attribute, init, useClientHarness } from './client.ts';
@@ -397,7 +398,14 @@ export const OPEN_ROUTES: Route[] = [
   { name: 'GET /docs', method: 'GET', path: '/docs', auth: 'none', allowed: [200] },
 ];
 
-export const ALL_ROUTES: Route[] = [...CLIENT_ROUTES, ...V1_ROUTES, ...OPEN_ROUTES, ...MCP_ROUTES, ...WEBHOOK_ROUTES];
+export const ALL_ROUTES: Route[] = [
+  ...CLIENT_ROUTES,
+  ...V1_ROUTES,
+  ...OPEN_ROUTES,
+  ...MCP_ROUTES,
+  ...WEBHOOK_ROUTES,
+  ...WEB_ROUTES,
+];
 
 const qs = (q: Record<string, string>): string => {
   const s = new URLSearchParams(q).toString();

@@ -158,12 +158,43 @@ export const WEBHOOK_ROUTES: Route[] = [
   },
 ];
 
+// The Web SDK collector (README "Web SDK"): the project token in the body; 401 is a token the fuzz
+// broke, 400 a field of the wrong kind; both paths answer alike.
+const WEB = [200, 400, 401, 413, 415] as const;
+const webBody = (x: Fixture): Record<string, unknown> => ({
+  token: x.p.token,
+  event_id: randomUUID(),
+  event_type: 'page_view',
+  visitor_id: randomUUID(),
+  session_id: randomUUID(),
+  page_url: 'https://shop.example.com/pricing?utm_source=meta',
+  page_path: '/pricing',
+  utm_source: 'meta',
+  event_data: '',
+  screen_width: 1512,
+  client_timestamp: '2026-11-28T10:15:30.123Z',
+});
+export const WEB_ROUTES: Route[] = ['/web/ingest', '/web/collect'].map((path) => ({
+  name: `POST ${path}`,
+  method: 'POST' as const,
+  path,
+  auth: 'token' as const,
+  allowed: WEB,
+  body: webBody,
+}));
+
 /** The analytics connections (PUT saves an inactive connection of the fixture project). */
 const ANALYTICS_BODIES: Record<string, Record<string, unknown>> = {
   braze: { api_key: 'braze-key-0123456789', rest_endpoint: 'https://rest.iad-01.braze.com', active: false },
   mixpanel: { project_token: 'mixpanel-token-0123456789', region: 'eu', active: false },
   amplitude: { api_key: 'amplitude-key-0123456789', region: 'us', active: false },
   posthog: { project_api_key: 'phc_posthog0123456789', host: 'eu', active: false },
+  ga4: {
+    api_secret: 'ga4-secret-0123456789',
+    firebase_app_id: '1:1234567890:android:0a1b2c3d4e5f6789',
+    region: 'eu',
+    active: false,
+  },
 };
 export const ANALYTICS_CONNECTION_ROUTES: Route[] = Object.entries(ANALYTICS_BODIES).flatMap(([vendor, body]) =>
   (['PUT', 'GET', 'DELETE'] as const).map((method) => ({

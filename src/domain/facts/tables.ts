@@ -11,6 +11,7 @@ export const FACT_TABLES = [
   'payments',
   'spend',
   'uninstalls',
+  'web_events',
 ] as const;
 export type FactTable = (typeof FACT_TABLES)[number];
 
@@ -24,6 +25,7 @@ export const FACT_ID_COLUMN: Record<FactTable, string> = {
   payments: 'event_id',
   spend: 'event_id',
   uninstalls: 'event_id',
+  web_events: 'event_id',
 };
 
 export const isFactTable = (t: string): t is FactTable => (FACT_TABLES as readonly string[]).includes(t);
@@ -49,6 +51,7 @@ export const USER_DATA_TABLES: readonly { table: string; by: KeyedBy }[] = [
   { table: 'clicks', by: 'click' },
   { table: 'clicks_by_key', by: 'click key' },
   { table: 'clicks_by_ip', by: 'click' },
+  { table: 'web_events', by: 'web user' },
   // The delivery log (not a fact table): the receiver's answer can quote the user (an e-mail).
   { table: 'delivery_attempts', by: 'delivery' },
 ];

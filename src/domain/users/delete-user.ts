@@ -33,6 +33,7 @@ import {
   findDecisionClickIds,
   findLinkedClickIds,
   findUserInstallIds,
+  findUserVisitorIds,
   type UserKeys,
 } from '../../store/clickhouse/user-data.ts';
 import { asSql } from '../../store/postgres/pool.ts';
@@ -88,9 +89,15 @@ async function findKeys(deps: DeleteDeps, project: Project, userId: string) {
   return { pg, unfinished, keys: await withLinkedClicks(deps, keys) };
 }
 
+/** The device's other clicks, and the browsers the user was identified on (Web SDK). */
 async function withLinkedClicks(deps: DeleteDeps, keys: Keys): Promise<Keys> {
   const linked = await findLinkedClickIds(deps.ch, keys.projectId, keys.installIds, keys.adIds);
-  return { ...keys, clickIds: uniq([...keys.clickIds, ...linked]) };
+  const visitors = await findUserVisitorIds(deps.ch, keys.projectId, keys.userId);
+  return {
+    ...keys,
+    clickIds: uniq([...keys.clickIds, ...linked]),
+    visitorIds: uniq([...(keys.visitorIds ?? []), ...visitors]),
+  };
 }
 
 /** Waits, up to waitMs, until no fact writer holds any of the deleted outbox rows `seqs`. */

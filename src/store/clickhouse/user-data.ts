@@ -10,8 +10,10 @@ export type UserKeys = {
   clickIds: string[];
   /** The user's deliveries (Postgres deliveries.id), as delivery_attempts lists them (none if unset). */
   deliveryIds?: string[];
+  /** Browsers (web_events.visitor_id) the user was identified on through the Web SDK. */
+  visitorIds?: string[];
 };
-export type KeyedBy = 'user' | 'install' | 'click' | 'click key' | 'delivery';
+export type KeyedBy = 'user' | 'install' | 'click' | 'click key' | 'delivery' | 'web user';
 
 const WHERE: Record<KeyedBy, string> = {
   user: `project_id = {p:String} AND (user_id = {u:String} OR (user_id = '' AND has({installs:Array(String)}, install_instance_id)))`,
@@ -23,6 +25,10 @@ const WHERE: Record<KeyedBy, string> = {
   // An attempt sends a batch of deliveries, often of several users: the whole row goes (its
   // response may quote any of them).
   delivery: `project_id = {p:String} AND hasAny(delivery_ids, {deliveries:Array(String)})`,
+  // Web SDK events: the user's own, and the anonymous ones (before lr.identify) of the browsers the
+  // user was identified on; another user's events on a shared browser stay.
+  'web user': `project_id = {p:String} AND (user_id = {u:String}
+    OR (user_id = '' AND has({visitors:Array(String)}, visitor_id)))`,
 };
 const params = (k: UserKeys) => ({
   p: k.projectId,
@@ -30,7 +36,18 @@ const params = (k: UserKeys) => ({
   installs: k.installIds,
   clicks: k.clickIds,
   deliveries: k.deliveryIds ?? [],
+  visitors: k.visitorIds ?? [],
 });
+
+/** The browsers (Web SDK visitor ids) the user was identified on. */
+export async function findUserVisitorIds(ch: ClickHouseClient, projectId: string, userId: string): Promise<string[]> {
+  return selectIds(
+    ch,
+    `SELECT DISTINCT visitor_id AS id FROM web_events
+      WHERE project_id = {p:String} AND user_id = {u:String} AND visitor_id != ''`,
+    { p: projectId, u: userId },
+  );
+}
 
 /** The installs the user's own facts name (finds them again after Postgres already forgot them). */
 export async function findUserInstallIds(ch: ClickHouseClient, projectId: string, userId: string): Promise<string[]> {

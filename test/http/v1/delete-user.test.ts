@@ -24,8 +24,16 @@ import {
   randomIp,
 } from '../../support/client.ts';
 import { signUp } from '../../support/commerce.ts';
-import { newProject, processDatabaseUrl, type TestProject, useHarness, withAppOver } from '../../support/harness.ts';
+import {
+  chJson,
+  newProject,
+  processDatabaseUrl,
+  type TestProject,
+  useHarness,
+  withAppOver,
+} from '../../support/harness.ts';
 import { cleanEnv, killStartedChildren, startNode } from '../../support/processes.ts';
+import { postWeb, sdkPageView } from '../../support/web.ts';
 
 const h = useHarness({ env: { RATE_LIMITS_ENABLED: 'false' } });
 const dirs: string[] = [];
@@ -134,6 +142,39 @@ describe('200', () => {
     expect(await deps.cache.get(attributionCacheKey(p.project.id, gone.iid))).toBeUndefined();
     expect(await chRows(keptKeys)).toEqual(keptBefore);
     expect(await pgRows(p, 'user-kept', kept.iid)).toEqual({ users: 1, installs: 1, payments: 1, outbox: 0 });
+  });
+
+  it("when the user was identified on a browser through the Web SDK, then its web events and that browser's anonymous ones go, another user's stay", async () => {
+    const { deps } = h();
+    const p = await newProject(deps);
+    await activeUser(p, 'web-gone');
+    const shared = randomUUID();
+    const other = randomUUID();
+    const sent = [
+      sdkPageView(p.token, { visitor_id: shared }), // before lr.identify
+      sdkPageView(p.token, { visitor_id: shared, event_type: 'identify', user_id: 'web-gone' }),
+      sdkPageView(p.token, { visitor_id: shared, user_id: 'web-other' }), // someone else on that browser
+      sdkPageView(p.token, { visitor_id: other }), // another browser, never identified
+    ];
+    for (const body of sent) {
+      expect((await postWeb(h(), body)).statusCode).toBe(200);
+    }
+    await flushFacts(h());
+    const rows = async () =>
+      (
+        await chJson<{ v: string; u: string }>(
+          deps.ch,
+          `SELECT visitor_id AS v, user_id AS u FROM web_events WHERE project_id = {p:String} ORDER BY v, u`,
+          { p: p.project.id },
+        )
+      ).map((r) => `${r.v === shared ? 'shared' : 'other'}:${r.u}`);
+    expect((await rows()).sort()).toEqual(['other:', 'shared:', 'shared:web-gone', 'shared:web-other']);
+
+    const res = await del('web-gone', p.headers);
+
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.removed.clickhouse.web_events).toBe(2);
+    expect((await rows()).sort()).toEqual(['other:', 'shared:web-other']);
   });
 
   it('when the user is deleted, then attributed-users, get-attribution-result and attribution-data no longer show it', async () => {

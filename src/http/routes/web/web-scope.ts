@@ -1,0 +1,60 @@
+// The /web scope, where customers' web pages post (the Web SDK). The page is on the customer's
+// origin, so every answer carries Access-Control-Allow-Origin: * (no credentials are involved: the
+// token is in the body), errors included, and a preflight is answered. Bodies are JSON sent as
+// application/json (the SDK's fetch, its beacon Blob and its XHR) or text/plain (a beacon of a
+// plain string, a "simple" request that skips the preflight), capped at BODY_LIMIT_CLIENT_BYTES
+// like the client routes, and refused with 503 + Retry-After while the fact backlog is over its
+// cap (nothing is stored then, so the SDK's fallback to our default host cannot count it twice).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import sjson from 'secure-json-parse';
+import type { Deps } from '../../../deps.ts';
+import { BACKLOG_RETRY_AFTER_S, createBacklogCheck } from '../../../domain/facts/check-backlog.ts';
+import { ApiError } from '../../errors.ts';
+import { MSG } from '../../messages.ts';
+
+/** A header name list as browsers send Access-Control-Request-Headers (tokens and commas only). */
+const HEADER_LIST_RE = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+(\s*,\s*[A-Za-z0-9!#$%&'*+.^_`|~-]+)*$/;
+const PREFLIGHT_MAX_AGE_S = 86_400;
+
+function parseJsonBody(_req: FastifyRequest, body: Buffer, done: (err: Error | null, body?: unknown) => void): void {
+  if (body.length === 0) {
+    done(null, {});
+    return;
+  }
+  try {
+    done(null, sjson.parse(body.toString('utf8'), undefined, { protoAction: 'error', constructorAction: 'error' }));
+  } catch {
+    done(new ApiError(400, MSG.invalidJsonBody), undefined);
+  }
+}
+
+export function configureWebScope(app: FastifyInstance, deps: Deps): void {
+  app.addHook('onSend', async (_req, reply, payload) => {
+    reply.header('access-control-allow-origin', '*');
+    return payload;
+  });
+  const overBacklog = createBacklogCheck(deps);
+  app.addHook('onRequest', async (req) => {
+    if (req.method === 'POST' && (await overBacklog())) {
+      throw new ApiError(503, MSG.ingestBacklogFull, undefined, { 'retry-after': String(BACKLOG_RETRY_AFTER_S) });
+    }
+  });
+  app.removeAllContentTypeParsers();
+  const limits = { parseAs: 'buffer', bodyLimit: deps.config.bodyLimitClient } as const;
+  app.addContentTypeParser('application/json', limits, parseJsonBody);
+  app.addContentTypeParser('text/plain', limits, parseJsonBody);
+}
+
+/** The CORS preflight: 204, POST allowed from any origin with the headers the page asks for. */
+export function answerPreflight(req: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const asked = req.headers['access-control-request-headers'];
+  const headers = typeof asked === 'string' && HEADER_LIST_RE.test(asked.trim()) ? asked.trim() : 'Content-Type';
+  return reply
+    .code(204)
+    .headers({
+      'access-control-allow-methods': 'POST, OPTIONS',
+      'access-control-allow-headers': headers,
+      'access-control-max-age': String(PREFLIGHT_MAX_AGE_S),
+    })
+    .send();
+}
