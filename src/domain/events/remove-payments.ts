@@ -8,46 +8,17 @@
 // attribution changed since (decided after the capture went out organic), whether the capture is
 // still in the outbox or in ClickHouse when the refund comes (domain/facts/removal-columns.ts).
 import type { Deps } from '../../deps.ts';
-import { newTimeId } from '../../lib/ids.ts';
 import { trimDecimal } from '../../lib/money.ts';
-import { insertOutboxRows, type OutboxRow } from '../../store/postgres/fact-outbox.ts';
-import { markPaymentsRemoved, type RemovedPayment } from '../../store/postgres/payments.ts';
+import { insertOutboxRows } from '../../store/postgres/fact-outbox.ts';
+import { markPaymentsRemoved } from '../../store/postgres/payments.ts';
 import { asSql } from '../../store/postgres/pool.ts';
 import type { Project } from '../../store/postgres/projects.ts';
-import { paymentFactRow } from './payment-fact.ts';
+import { paymentCorrection } from './payment-fact.ts';
 
 export type RemovePaymentsInput = { paymentId: string | null; userId: string | null };
 
 // Keeps each multi-row outbox insert well under Postgres's 65535 bind parameters.
 const OUTBOX_CHUNK = 1000;
-
-function correction(project: Project, p: RemovedPayment, now: number): OutboxRow {
-  const factId = `pay_${newTimeId()}`;
-  const row = paymentFactRow(project, {
-    factId,
-    paymentRow: p.id,
-    paymentId: p.paymentId,
-    userId: p.userId,
-    installInstanceId: p.installInstanceId,
-    platform: p.platform,
-    type: p.type,
-    status: p.status,
-    amount: trimDecimal(p.amount),
-    sign: -1,
-    capturedAtMs: p.capturedAt.getTime(),
-    recordedAtMs: now,
-  });
-  // The install is kept for a capture ClickHouse never took (the writer refuses the correction then,
-  // with the install's attribution).
-  return {
-    table: 'payments',
-    factId,
-    projectId: project.id,
-    row,
-    enrichInstall: p.installInstanceId,
-    enrichFrom: p.factId,
-  };
-}
 
 /** Returns how many payments were removed (0 when none matched or all were removed already). */
 export async function removePayments(
@@ -59,7 +30,7 @@ export async function removePayments(
   return deps.sql.begin(async (txh) => {
     const tx = asSql(txh);
     const removed = await markPaymentsRemoved(tx, project.id, input, new Date(now));
-    const rows = removed.map((p) => correction(project, p, now));
+    const rows = removed.map((p) => paymentCorrection(project, p, { sign: -1, amount: trimDecimal(p.amount) }, now));
     for (let i = 0; i < rows.length; i += OUTBOX_CHUNK) {
       await insertOutboxRows(tx, rows.slice(i, i + OUTBOX_CHUNK));
     }

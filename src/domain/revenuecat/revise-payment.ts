@@ -5,39 +5,12 @@
 // for what the payment counted, sign +1 for what it counts now. Revenue then moves by the
 // difference, and revenue_events (a sum of signs) by -1 for a removal, +1 for a payment given
 // back, and 0 for a partial refund (the payment still counts once, for less).
-import { newTimeId } from '../../lib/ids.ts';
 import { insertOutboxRows, type OutboxRow } from '../../store/postgres/fact-outbox.ts';
 import { type RefundablePayment, updatePaymentCounted } from '../../store/postgres/payments.ts';
 import type { Sql } from '../../store/postgres/pool.ts';
 import type { Project } from '../../store/postgres/projects.ts';
-import { paymentFactRow } from '../events/payment-fact.ts';
+import { paymentCorrection } from '../events/payment-fact.ts';
 import { fromUnits, toUnits } from './money-units.ts';
-
-function correction(project: Project, p: RefundablePayment, sign: 1 | -1, amount: bigint, now: number): OutboxRow {
-  const factId = `pay_${newTimeId()}`;
-  const row = paymentFactRow(project, {
-    factId,
-    paymentRow: p.id,
-    paymentId: p.paymentId,
-    userId: p.userId,
-    installInstanceId: p.installInstanceId,
-    platform: p.platform,
-    type: p.type,
-    status: p.status,
-    amount: fromUnits(amount),
-    sign,
-    capturedAtMs: p.capturedAt.getTime(),
-    recordedAtMs: now,
-  });
-  return {
-    table: 'payments',
-    factId,
-    projectId: project.id,
-    row,
-    enrichInstall: p.installInstanceId,
-    enrichFrom: p.factId,
-  };
-}
 
 /**
  * Makes the payment (read FOR UPDATE in this transaction) count `to` units, or nothing when `to`
@@ -61,10 +34,10 @@ export async function revisePayment(
   });
   const rows: OutboxRow[] = [];
   if (from !== null) {
-    rows.push(correction(project, p, -1, from, now));
+    rows.push(paymentCorrection(project, p, { sign: -1, amount: fromUnits(from) }, now));
   }
   if (to !== null) {
-    rows.push(correction(project, p, 1, to, now));
+    rows.push(paymentCorrection(project, p, { sign: 1, amount: fromUnits(to) }, now));
   }
   await insertOutboxRows(tx, rows);
 }

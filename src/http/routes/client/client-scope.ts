@@ -17,6 +17,22 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * A client body's JSON (also the Web SDK's, routes/web): empty is {}, __proto__ / constructor keys
+ * are refused, anything unreadable is 400 `Invalid JSON body`.
+ */
+export function parseClientJson(body: Buffer, done: (err: Error | null, body?: unknown) => void): void {
+  if (body.length === 0) {
+    done(null, {});
+    return;
+  }
+  try {
+    done(null, sjson.parse(body.toString('utf8'), undefined, { protoAction: 'error', constructorAction: 'error' }));
+  } catch {
+    done(new ApiError(400, MSG.invalidJsonBody), undefined);
+  }
+}
+
 export function configureClientScope(app: FastifyInstance, deps: Deps): void {
   // Ingest answers 503 + Retry-After before reading the body while the fact backlog is over its
   // cap (ClickHouse is behind); reads keep working.
@@ -32,15 +48,7 @@ export function configureClientScope(app: FastifyInstance, deps: Deps): void {
     { parseAs: 'buffer', bodyLimit: deps.config.bodyLimitClient },
     (req, body: Buffer, done) => {
       req.rawBody = body;
-      if (body.length === 0) {
-        done(null, {});
-        return;
-      }
-      try {
-        done(null, sjson.parse(body.toString('utf8'), undefined, { protoAction: 'error', constructorAction: 'error' }));
-      } catch {
-        done(new ApiError(400, MSG.invalidJsonBody), undefined);
-      }
+      parseClientJson(body, done);
     },
   );
 }

@@ -6,27 +6,15 @@
 // like the client routes, and refused with 503 + Retry-After while the fact backlog is over its
 // cap (nothing is stored then, so the SDK's fallback to our default host cannot count it twice).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import sjson from 'secure-json-parse';
 import type { Deps } from '../../../deps.ts';
 import { BACKLOG_RETRY_AFTER_S, createBacklogCheck } from '../../../domain/facts/check-backlog.ts';
 import { ApiError } from '../../errors.ts';
 import { MSG } from '../../messages.ts';
+import { parseClientJson } from '../client/client-scope.ts';
 
 /** A header name list as browsers send Access-Control-Request-Headers (tokens and commas only). */
 const HEADER_LIST_RE = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+(\s*,\s*[A-Za-z0-9!#$%&'*+.^_`|~-]+)*$/;
 const PREFLIGHT_MAX_AGE_S = 86_400;
-
-function parseJsonBody(_req: FastifyRequest, body: Buffer, done: (err: Error | null, body?: unknown) => void): void {
-  if (body.length === 0) {
-    done(null, {});
-    return;
-  }
-  try {
-    done(null, sjson.parse(body.toString('utf8'), undefined, { protoAction: 'error', constructorAction: 'error' }));
-  } catch {
-    done(new ApiError(400, MSG.invalidJsonBody), undefined);
-  }
-}
 
 export function configureWebScope(app: FastifyInstance, deps: Deps): void {
   app.addHook('onSend', async (_req, reply, payload) => {
@@ -41,8 +29,10 @@ export function configureWebScope(app: FastifyInstance, deps: Deps): void {
   });
   app.removeAllContentTypeParsers();
   const limits = { parseAs: 'buffer', bodyLimit: deps.config.bodyLimitClient } as const;
-  app.addContentTypeParser('application/json', limits, parseJsonBody);
-  app.addContentTypeParser('text/plain', limits, parseJsonBody);
+  const parse = (_req: FastifyRequest, body: Buffer, done: (err: Error | null, body?: unknown) => void) =>
+    parseClientJson(body, done);
+  app.addContentTypeParser('application/json', limits, parse);
+  app.addContentTypeParser('text/plain', limits, parse);
 }
 
 /** The CORS preflight: 204, POST allowed from any origin with the headers the page asks for. */
