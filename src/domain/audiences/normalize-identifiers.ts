@@ -31,10 +31,11 @@ export function hashEmail(raw: string | null): string | undefined {
  */
 const TRUNK_AFTER_CODE = /^(\+|00)([\s\-.]*\(?\d{1,3}\)?)[\s\-.]*\(\s*0\s*\)/;
 /**
- * Countries with no trunk 0, whose landline numbers start with a 0 that is part of the E.164
- * number (+39 06 …): Italy and San Marino. Their leading 0 is never dropped.
+ * Countries with no trunk 0, whose numbers may start with a 0 that is part of the E.164 number
+ * (+39 06 …): Italy, San Marino, and Côte d'Ivoire (10-digit numbers since 2021, +225 07 07 …).
+ * Their leading 0 is never dropped.
  */
-const ZERO_IN_NUMBER = new Set(['39', '378']);
+const ZERO_IN_NUMBER = new Set(['39', '378', '225']);
 /**
  * The longest national number (without its trunk prefix) of a person's phone, for countries where
  * it is known for sure: a longer number that starts with the country code already carries it
@@ -62,6 +63,23 @@ function withoutTrunkAfterCode(v: string): string {
     const zero = ZERO_IN_NUMBER.has(code.replace(/\D/g, '')) ? '0' : '';
     return `${prefix}${code}${zero}`;
   });
+}
+
+/**
+ * Digits written with their country code ('+44 07911 …'), without a trunk prefix typed after the
+ * code: dropped only where the country's longest national number is known, the number is longer
+ * than that, and what is left fits ('+44 07911 123456' → 447911123456, '+7 8 912 …' →
+ * 79123456789). The table's codes are no prefix of one another, so at most one applies.
+ */
+function withoutTypedTrunk(digits: string): string {
+  for (const [code, max] of Object.entries(NATIONAL_MAX_DIGITS)) {
+    const national = digits.slice(code.length);
+    const prefix = TRUNK_PREFIX[code] ?? '0';
+    if (digits.startsWith(code) && national.length > max && national.startsWith(prefix)) {
+      return national.length - prefix.length <= max ? code + national.slice(prefix.length) : digits;
+    }
+  }
+  return digits;
 }
 
 /** The national number without its trunk prefix, and whether it had one (see e164Digits). */
@@ -95,7 +113,8 @@ function withCountryCode(national: string, countryCode: string): string | undefi
 /**
  * The phone's E.164 digits (country code first, no '+'), or undefined when it has no usable form.
  * A number written with '+' or the international prefix 00 carries its country code (a "(0)"
- * after it is dropped: '+44 (0)20 7946 0958' → 442079460958); any other takes `countryCode` after
+ * after it is dropped: '+44 (0)20 7946 0958' → 442079460958, and so is a trunk prefix typed
+ * after a code of known length: '+44 020 7946 0958' → 442079460958); any other takes `countryCode` after
  * dropping one national trunk prefix: 0 ('09876 543210' + 91 → 919876543210), 8 for 7 ('8 912
  * 345-67-89' + 7 → 79123456789), none where the 0 is part of the number (Italy: '06 1234 5678' +
  * 39 → 390612345678). Where the country's longest national number is known, a longer number that
@@ -108,9 +127,9 @@ export function e164Digits(raw: string | null, countryCode: string | null): stri
   const v = withoutTrunkAfterCode((raw ?? '').trim()).replace(PHONE_SEPARATORS, '');
   let digits: string;
   if (v.startsWith('+')) {
-    digits = v.slice(1);
+    digits = withoutTypedTrunk(v.slice(1));
   } else if (v.startsWith('00')) {
-    digits = v.slice(2);
+    digits = withoutTypedTrunk(v.slice(2));
   } else if (countryCode !== null && /^\d+$/.test(v)) {
     const national = withCountryCode(v, countryCode);
     if (national === undefined) {
