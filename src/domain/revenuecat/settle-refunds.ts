@@ -2,7 +2,8 @@
 // order the webhooks arrive in. A refund event is recorded first (revenuecat_refunds, once per
 // event id: a retry records nothing more) and stays pending until the payment whose payment_id is
 // its transaction_id is stored: a refund that arrives before its purchase is applied when the
-// purchase arrives (a purchase settles its transaction's refunds too). Applying one:
+// purchase arrives (a purchase settles its transaction's refunds too); one that names no registered
+// user is recorded only when its payment is stored already. Applying one:
 //  - the whole payment, or a refund of at least what it counts (or of an unknown amount: RevenueCat
 //    gives a refund's price as 0 or null when it does not know it): the payment is removed;
 //  - less than it counts (a partial refund): the payment counts the difference, still once;
@@ -47,6 +48,12 @@ export async function settleRefunds(
   return deps.sql.begin(async (txh) => {
     const tx = asSql(txh);
     await lockRefundedPayment(tx, project.id, paymentId);
+    // A refund naming no registered user waits for nothing: its purchase would not be stored either
+    // (unregistered), so without the payment there is nothing to keep (and after a user's deletion,
+    // a retried refund stores nothing about the deleted user's transaction).
+    if (refund?.userId === null && !(await findPaymentForUpdate(tx, project.id, paymentId))) {
+      return { removed: 0, reduced: 0 };
+    }
     if (refund) {
       await insertPaymentRefund(tx, {
         projectId: project.id,

@@ -256,6 +256,34 @@ describe('a refund before its purchase', () => {
   });
 });
 
+describe('a refund naming no registered user', () => {
+  it("when no payment has its transaction id, then nothing is kept (a retry after the user's deletion stores nothing)", async () => {
+    const { p, token } = await connectedUser();
+    const nobody = { app_user_id: 'nobody', original_app_user_id: 'nobody' };
+    const purchase = rcBody(nobody);
+
+    const res = data(await send(token, refundOf(purchase, -9.99, nobody)));
+    const rows = await h().deps.sql<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM revenuecat_refunds WHERE project_id = ${p.project.id}`;
+
+    expect(res).toMatchObject({ result: 'unregistered', removed: 0, reduced: 0 });
+    expect(rows[0]?.n).toBe(0);
+  });
+
+  it('when the app captured the purchase itself, then the refund still removes it', async () => {
+    const { p, token } = await connectedUser();
+    const purchase = rcBody();
+    expect(data(await send(token, purchase)).result).toBe('stored');
+
+    const res = data(
+      await send(token, refundOf(purchase, -9.99, { app_user_id: 'nobody', original_app_user_id: 'nobody' })),
+    );
+
+    expect(res).toMatchObject({ removed: 1 });
+    expect((await paymentRows(p))[0]).toMatchObject({ removed: true });
+  });
+});
+
 describe('REFUND_REVERSED', () => {
   it('when a refunded purchase has its refund reversed (twice), then it counts again, once', async () => {
     const { p, token } = await connectedUser();
