@@ -1,4 +1,4 @@
-// Analytics integrations (Braze, Mixpanel, Amplitude, PostHog, GA4): `connections set-analytics`,
+// Analytics integrations (Braze, Mixpanel, Amplitude, PostHog, GA4, CleverTap): `connections set-analytics`,
 // `connections list-analytics` and `connections remove-analytics`, as PUT, GET and DELETE
 // /api/v1/connections/<vendor>. Postgres only: the delivery schedule of a running worker sends.
 import { checkAnalyticsConnection, setAnalyticsConnection } from '../domain/analytics/set-analytics-connection.ts';
@@ -28,6 +28,12 @@ function vendorFlag(f: Flags): AnalyticsVendor {
   return v;
 }
 
+const ACCOUNT_NAMES: Partial<Record<AnalyticsVendor, string>> = {
+  ga4: 'its Firebase app id',
+  clevertap: 'its account id',
+};
+const ACCOUNT_ONLY = '--account-id is only for ga4 (its Firebase app id) and clevertap (its account id)';
+
 /** The domain's rule text (in the API body's names: `project_token must …`) in flag terms. */
 const asFlags = (vendor: AnalyticsVendor, problem: string): string => {
   const f = FIELDS[vendor];
@@ -52,7 +58,7 @@ export const ANALYTICS_COMMANDS: CommandSpec[] = [
   {
     path: ['connections', 'set-analytics'],
     summary:
-      "connect the project to Braze, Mixpanel, Amplitude, PostHog or GA4: each registered user's install attribution is sent as user properties",
+      "connect the project to Braze, Mixpanel, Amplitude, PostHog, GA4 or CleverTap: each registered user's install attribution is sent as user properties",
     needs: 'postgres',
     flags: {
       ...PROJECT,
@@ -61,16 +67,17 @@ export const ANALYTICS_COMMANDS: CommandSpec[] = [
         type: 'string',
         required: true,
         description:
-          'Braze REST API key (users.track), Mixpanel project token, Amplitude API key, PostHog project API key or GA4 Measurement Protocol API secret (stored encrypted)',
+          'Braze REST API key (users.track), Mixpanel project token, Amplitude API key, PostHog project API key, GA4 Measurement Protocol API secret or CleverTap passcode (stored encrypted)',
       },
       endpoint: {
         type: 'string',
         description:
-          'Braze: the REST endpoint (required); Mixpanel: us, eu or in; Amplitude: us or eu; PostHog: us, eu or a self-hosted https URL; GA4: us or eu (default us)',
+          'Braze: the REST endpoint (required); Mixpanel: us, eu or in; Amplitude: us or eu; PostHog: us, eu or a self-hosted https URL; GA4: us or eu (default us); CleverTap: eu1 (default), in1, sg1, us1, aps3 or mec1',
       },
       'account-id': {
         type: 'string',
-        description: 'GA4 only (required): the Firebase app id, 1:…:android:… or 1:…:ios:…',
+        description:
+          'GA4 and CleverTap only (required): the Firebase app id (1:…:android:… or 1:…:ios:…), the CleverTap account id (Project ID)',
       },
       active: { type: 'string', required: true, description: 'true or false' },
     },
@@ -82,7 +89,9 @@ export const ANALYTICS_COMMANDS: CommandSpec[] = [
       }
       const account = opt(f, 'account-id')?.trim() ?? null;
       if ((account !== null) !== (FIELDS[vendor].account !== undefined)) {
-        throw new InputError(`--account-id is ${account === null ? 'required' : 'only'} for ga4 (its Firebase app id)`);
+        throw new InputError(
+          account === null ? `--account-id is required for ${vendor} (${ACCOUNT_NAMES[vendor]})` : ACCOUNT_ONLY,
+        );
       }
       const active = trueOrFalse('active', str(f, 'active'));
       const input = { vendor, key: str(f, 'key').trim(), endpoint, accountId: account, active };

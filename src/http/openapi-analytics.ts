@@ -1,5 +1,5 @@
 // OpenAPI operations of the analytics integrations: PUT, GET and DELETE
-// /api/v1/connections/{braze,mixpanel,amplitude,posthog,ga4} with the server key. The body schemas
+// /api/v1/connections/{braze,mixpanel,amplitude,posthog,ga4,clevertap} with the server key. The body schemas
 // document what parse/v1/analytics-connections.ts reads (the domain's checkAnalyticsConnection
 // holds the rules, shared with the CLI's `connections set-analytics`).
 import { z } from 'zod';
@@ -14,6 +14,7 @@ const NAMES: Record<AnalyticsVendor, string> = {
   amplitude: 'Amplitude',
   posthog: 'PostHog',
   ga4: 'GA4',
+  clevertap: 'CleverTap',
 };
 
 const KEY_DOC: Record<AnalyticsVendor, string> = {
@@ -22,6 +23,7 @@ const KEY_DOC: Record<AnalyticsVendor, string> = {
   amplitude: 'Amplitude project API key',
   posthog: 'PostHog project API key (phc_…)',
   ga4: 'GA4 Measurement Protocol API secret (Admin → Data streams → your app stream → Measurement Protocol API secrets)',
+  clevertap: 'CleverTap account passcode (Settings → Project → Passcode), sent as X-CleverTap-Passcode',
 };
 
 const ENDPOINT_DOC: Record<AnalyticsVendor, string> = {
@@ -32,10 +34,26 @@ const ENDPOINT_DOC: Record<AnalyticsVendor, string> = {
   posthog:
     'us (default, https://us.i.posthog.com), eu (https://eu.i.posthog.com) or the https URL of a self-hosted instance (a public DNS name; no IP address, localhost, .local, .internal or other private names, or user:password@; it must resolve to a public address)',
   ga4: 'us (default, the global host https://www.google-analytics.com) or eu (https://region1.google-analytics.com, data collected in the EU)',
+  clevertap:
+    "your account's region: eu1 (default, https://api.clevertap.com), in1, sg1, us1, aps3 or mec1 (https://<region>.api.clevertap.com)",
+};
+
+/** The account field's pattern (trimmed) and description, for the vendors that name one. */
+const ACCOUNT_DOC: Partial<Record<AnalyticsVendor, { pattern: RegExp; description: string }>> = {
+  ga4: {
+    pattern: /^\s*\d{1,3}:\d{1,20}:(android|ios|web):[0-9a-f]{1,64}\s*$/,
+    description: 'your Firebase app id, like 1:1234567890:android:0a1b2c3d4e5f6789 (shown back)',
+  },
+  clevertap: {
+    pattern: /^\s*(TEST-)?[A-Z0-9]{3}-[A-Z0-9]{3}-[A-Z0-9]{4}\s*$/,
+    description:
+      'your CleverTap account id (Project ID), like 865-K5W-R47Z or TEST-865-K5W-R47Z, sent as X-CleverTap-Account-Id (shown back)',
+  },
 };
 
 function bodySchema(vendor: AnalyticsVendor): z.ZodType {
   const f = FIELDS[vendor];
+  const account = ACCOUNT_DOC[vendor];
   const endpoint = z.string().meta({ description: ENDPOINT_DOC[vendor] });
   return z.object({
     [f.key]: z
@@ -45,13 +63,8 @@ function bodySchema(vendor: AnalyticsVendor): z.ZodType {
         description: `${KEY_DOC[vendor]}: 8 to 512 letters, digits, _, -, . or : (trimmed); stored encrypted under SECRETS_KEY, never answered back`,
       }),
     [f.endpoint]: vendor === 'braze' ? endpoint : endpoint.nullable().optional(),
-    ...(f.account
-      ? {
-          [f.account]: z
-            .string()
-            .regex(/^\s*\d{1,3}:\d{1,20}:(android|ios|web):[0-9a-f]{1,64}\s*$/)
-            .meta({ description: 'your Firebase app id, like 1:1234567890:android:0a1b2c3d4e5f6789 (shown back)' }),
-        }
+    ...(f.account && account
+      ? { [f.account]: z.string().regex(account.pattern).meta({ description: account.description }) }
       : {}),
     active: z.boolean().meta({ description: 'only users registered or updated while active are sent' }),
   });
@@ -62,6 +75,7 @@ const connection = z.looseObject({
   vendor: z.string(),
   endpoint: z.string().meta({ description: 'where requests go (the region resolved to its host)' }),
   firebase_app_id: z.string().optional().meta({ description: 'GA4 only: the Firebase app id' }),
+  account_id: z.string().optional().meta({ description: 'CleverTap only: the account id' }),
   active: z.boolean(),
   activated_at: z.string().nullable(),
   key_fingerprint: z.string().meta({ description: "the first 12 hex characters of the key's SHA-256" }),

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.ts';
 import { deliveryEnv } from '../support/deliveries.ts';
-import { FIREBASE_APP_ID, VENDOR_KEYS } from '../support/fake-analytics.ts';
+import { CLEVERTAP_ACCOUNT_ID, FIREBASE_APP_ID, VENDOR_KEYS } from '../support/fake-analytics.ts';
 import { newProject, testEnv, useHarness } from '../support/harness.ts';
 
 const h = useHarness({ env: deliveryEnv() });
@@ -94,6 +94,35 @@ describe('connections set-analytics, list-analytics, remove-analytics', () => {
     expect(set.text).not.toContain(VENDOR_KEYS.ga4);
   });
 
+  it('when CleverTap is set with --account-id and no --endpoint, then its account id is stored and requests go to its default region, eu1', async () => {
+    const p = await newProject(h().deps);
+    const id = p.project.id;
+    const flags = [
+      '--vendor',
+      'clevertap',
+      '--key',
+      VENDOR_KEYS.clevertap,
+      '--account-id',
+      ` ${CLEVERTAP_ACCOUNT_ID} `,
+    ];
+
+    const set = await cli(['connections', 'set-analytics', '--project', id, ...flags, '--active', 'true']);
+    const list = await cli(['connections', 'list-analytics', '--project', id]);
+    const [row] = await h().deps.sql<{ account_id: string }[]>`
+      SELECT account_id FROM analytics_connections WHERE project_id = ${id} AND vendor = 'clevertap'`;
+
+    const conn = {
+      vendor: 'clevertap',
+      endpoint: 'https://api.clevertap.com',
+      account_id: CLEVERTAP_ACCOUNT_ID,
+      key_fingerprint: fingerprint(VENDOR_KEYS.clevertap),
+    };
+    expect(set).toMatchObject({ code: 0, json: conn });
+    expect(list).toMatchObject({ code: 0, json: [conn] });
+    expect(row?.account_id).toBe(CLEVERTAP_ACCOUNT_ID);
+    expect(set.text + list.text).not.toContain(VENDOR_KEYS.clevertap);
+  });
+
   it.each([
     [['--vendor', 'ga4', '--key', 'k'.repeat(10)], '--account-id is required for ga4 (its Firebase app id)'],
     [
@@ -102,9 +131,21 @@ describe('connections set-analytics, list-analytics, remove-analytics', () => {
     ],
     [
       ['--vendor', 'posthog', '--key', 'k'.repeat(10), '--account-id', FIREBASE_APP_ID],
-      '--account-id is only for ga4 (its Firebase app id)',
+      '--account-id is only for ga4 (its Firebase app id) and clevertap (its account id)',
     ],
-    [['--vendor', 'clevertap', '--key', 'k'.repeat(10)], '--vendor must be one of braze, mixpanel, amplitude, posthog'],
+    [
+      ['--vendor', 'moengage', '--key', 'k'.repeat(10)],
+      '--vendor must be one of braze, mixpanel, amplitude, posthog, ga4, clevertap',
+    ],
+    [['--vendor', 'clevertap', '--key', 'k'.repeat(10)], '--account-id is required for clevertap (its account id)'],
+    [
+      ['--vendor', 'clevertap', '--key', 'k'.repeat(10), '--account-id', '1:1234567890:android:0a1b'],
+      '--account-id must be your CleverTap account id (Project ID), like 865-K5W-R47Z or TEST-865-K5W-R47Z',
+    ],
+    [
+      ['--vendor', 'clevertap', '--key', 'k'.repeat(10), '--account-id', CLEVERTAP_ACCOUNT_ID, '--endpoint', 'eu'],
+      '--endpoint must be one of eu1, in1, sg1, us1, aps3, mec1',
+    ],
     [['--vendor', 'braze', '--key', 'k'.repeat(10)], '--endpoint is required for braze (its REST endpoint)'],
     [['--vendor', 'mixpanel', '--key', 'short'], '--key must be 8 to 512 letters, digits, _, -, . or :'],
     [['--vendor', 'amplitude', '--key', 'k'.repeat(10), '--endpoint', 'in'], '--endpoint must be one of us, eu'],

@@ -65,6 +65,9 @@ const V1_TEXTS: Record<string, Texts> = {
   'PUT /api/v1/connections/ga4': CRUD,
   'GET /api/v1/connections/ga4': CRUD,
   'DELETE /api/v1/connections/ga4': CRUD,
+  'PUT /api/v1/connections/clevertap': CRUD,
+  'GET /api/v1/connections/clevertap': CRUD,
+  'DELETE /api/v1/connections/clevertap': CRUD,
   'PUT /api/v1/skan/schema': CRUD,
   'GET /api/v1/skan/schema': CRUD,
 };

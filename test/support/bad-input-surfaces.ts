@@ -195,6 +195,7 @@ const ANALYTICS_BODIES: Record<string, Record<string, unknown>> = {
     region: 'eu',
     active: false,
   },
+  clevertap: { passcode: 'clevertap-passcode-0123', account_id: 'TEST-865-K5W-R47Z', region: 'in1', active: false },
 };
 export const ANALYTICS_CONNECTION_ROUTES: Route[] = Object.entries(ANALYTICS_BODIES).flatMap(([vendor, body]) =>
   (['PUT', 'GET', 'DELETE'] as const).map((method) => ({

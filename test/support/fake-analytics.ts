@@ -2,7 +2,7 @@
 // (<base>/<vendor><path>): records each request (path, headers, raw body) and answers what the
 // test queues per vendor (status and body; by default each vendor's success answer: Braze 201
 // {"message":"success"}, Mixpanel {"status":1,"error":null}, Amplitude "success", PostHog {"status":1},
-// GA4 204 with no body).
+// GA4 204 with no body, CleverTap {"status":"success","processed":1,"unprocessed":[]}).
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
@@ -21,6 +21,7 @@ const OK: Record<string, Answer> = {
   amplitude: { status: 200, body: 'success' },
   posthog: { status: 200, body: '{"status":1}' },
   ga4: { status: 204, body: '' },
+  clevertap: { status: 200, body: '{"status":"success","processed":1,"unprocessed":[]}' },
 };
 
 export class FakeAnalytics {
@@ -74,9 +75,12 @@ export const VENDOR_KEYS: Record<AnalyticsVendor, string> = {
   amplitude: 'amplitudekey0123456789abcdef0123',
   posthog: 'phc_posthogkey0123456789',
   ga4: 'ga4ApiSecret-0123456789',
+  clevertap: 'SMQ-KOZ-PASSCODE-0123',
 };
 
 export const FIREBASE_APP_ID = '1:1234567890:android:0a1b2c3d4e5f6789';
+export const CLEVERTAP_ACCOUNT_ID = 'TEST-865-K5W-R47Z';
+const ACCOUNT_IDS: Partial<Record<AnalyticsVendor, string>> = { ga4: FIREBASE_APP_ID, clevertap: CLEVERTAP_ACCOUNT_ID };
 
 /** An active (or not) connection of the project to the vendor, with the test key. */
 export async function connectVendor(deps: Deps, p: TestProject, vendor: AnalyticsVendor, active = true) {
@@ -84,7 +88,7 @@ export async function connectVendor(deps: Deps, p: TestProject, vendor: Analytic
     vendor,
     key: VENDOR_KEYS[vendor],
     endpoint: vendor === 'braze' ? 'https://rest.iad-01.braze.com' : null,
-    accountId: vendor === 'ga4' ? FIREBASE_APP_ID : null,
+    accountId: ACCOUNT_IDS[vendor] ?? null,
     active,
   });
 }

@@ -78,6 +78,7 @@ async function sendRows(
     const r = await recordRefusals(deps, job, batch, { ...attempt, refusals: attempt.refusals, startedAtMs });
     out.sent += r.sent;
     out.dead += r.dead;
+    out.retry ||= r.retry;
     batch = r.resend;
   }
 }

@@ -36,7 +36,7 @@ export async function queueAnalyticsDeliveries(
   const properties = held ? null : analyticsProperties(install);
   const rows: NewDelivery[] = [];
   for (const vendor of vendors) {
-    const identity = vendorIdentity(vendor, user.userId, user.userData);
+    const identity = vendorIdentity(vendor, user.userId, user.userData, user.integrationInfo);
     if (!identity) {
       continue;
     }

@@ -10,11 +10,19 @@
 //   `silenced_events` ([index]); nothing was ingested, and its SDKs drop those and send the rest
 //   again. A 400 for a missing field or `Invalid API key` refuses the whole request.
 // - PostHog /batch/ answers a bad batch with one 400 naming no event: the whole batch stays dead.
+// - CleverTap /1/upload: `unprocessed: [{status: "fail", code, error, record}]`, each echoing the
+//   record it refused, named here by its objectId or identity (the first sent record with that id
+//   not named yet). The others were processed (`sent`; in a 400, only when `processed` counts them
+//   all, and they go again when it is 0). Code 555, "Miscellaneous server error", is CleverTap's own
+//   failure: that record is `failed`, tried again later as a 5xx would be.
 // Anything else (no names, names out of range, unreadable JSON) leaves the status to decide.
 import type { AnalyticsVendor } from '../../store/postgres/analytics-connections.ts';
 
-/** Refused users by their index in the request (with the vendor's reason); `rest`: the others. */
-export type Refusals = { refused: Map<number, string>; rest: 'sent' | 'resend' };
+/**
+ * Refused users by their index in the request (with the vendor's reason); `failed`: those the vendor
+ * could not process on its side (retried with backoff); `rest`: the others.
+ */
+export type Refusals = { refused: Map<number, string>; failed?: Map<number, string>; rest: 'sent' | 'resend' };
 
 type Json = Record<string, unknown>;
 
@@ -78,12 +86,48 @@ function amplitude(a: Json, count: number): Refusals | undefined {
   return out.size > 0 ? { refused: out, rest: 'resend' } : undefined;
 }
 
-/** The refusals a vendor's answer names, for a request of `count` users; else undefined. */
+const CLEVERTAP_SERVER_ERROR = 555;
+
+/** Each unprocessed record's index among the sent ones (`ids`: each record's objectId | identity). */
+function clevertap(status: number, a: Json, ids: Record<string, string>[]): Refusals | undefined {
+  const refused = new Map<number, string>();
+  const failed = new Map<number, string>();
+  for (const u of asArray(a.unprocessed)) {
+    const entry = (u ?? {}) as Json;
+    const record = (entry.record ?? {}) as Json;
+    const key = record.objectId === undefined ? 'identity' : 'objectId';
+    const id = record[key] === undefined ? undefined : String(record[key]);
+    const index = id === undefined ? -1 : ids.findIndex((x, i) => x[key] === id && !refused.has(i) && !failed.has(i));
+    if (index < 0) {
+      return undefined; // a record we cannot name: refusedIn2xx decides for the batch
+    }
+    const reason = `${text(entry.error, 'refused')} (code ${String(entry.code)})`;
+    if (entry.code === CLEVERTAP_SERVER_ERROR) {
+      failed.set(index, `CleverTap could not process this user: ${reason}`);
+    } else {
+      refused.set(index, `CleverTap refused this user: ${reason}`);
+    }
+  }
+  if (refused.size + failed.size === 0) {
+    return undefined;
+  }
+  const others = ids.length - refused.size - failed.size;
+  if (status < 300 || a.processed === others) {
+    return { refused, failed, rest: 'sent' };
+  }
+  return a.processed === 0 ? { refused, failed, rest: 'resend' } : undefined;
+}
+
+/**
+ * The refusals a vendor's answer names, for a request of `count` users (`ids`: their ids as sent,
+ * which CleverTap's answer names them by); else undefined.
+ */
 export function readRefusals(
   vendor: AnalyticsVendor,
   status: number,
   body: string,
   count: number,
+  ids: Record<string, string>[] = [],
 ): Refusals | undefined {
   const wholeBatch = status === 401 || status === 403 || status === 408 || status === 429 || status >= 500;
   const a = status < 200 || wholeBatch ? undefined : parseObject(body);
@@ -97,6 +141,8 @@ export function readRefusals(
       return status < 300 || status === 400 ? mixpanel(a, count) : undefined;
     case 'amplitude':
       return status === 400 ? amplitude(a, count) : undefined;
+    case 'clevertap':
+      return status < 300 || status === 400 ? clevertap(status, a, ids) : undefined;
     default:
       return undefined;
   }

@@ -1,5 +1,5 @@
 // Where a vendor's requests go, from what the operator or the project gave: a region name (Mixpanel
-// us, eu, in; Amplitude us, eu; PostHog us, eu), Braze's REST endpoint (required: it names the
+// us, eu, in; Amplitude us, eu; PostHog us, eu; GA4 us, eu; CleverTap eu1, in1, sg1, us1, aps3, mec1), Braze's REST endpoint (required: it names the
 // workspace's cluster, https://rest.<cluster>.braze.com or .braze.eu), or a self-hosted PostHog's
 // https URL. A self-hosted host must be a public DNS name without user:password@, query or
 // fragment: a project's setting must not point the worker at the machines beside it. Refused: IP
@@ -8,11 +8,10 @@
 // dot of a fully-qualified spelling (`localhost.`; `。` parses to `.`). A name can still resolve to
 // a private address: the send itself refuses those (send-analytics-batch.ts).
 import type { AnalyticsVendor } from '../../store/postgres/analytics-connections.ts';
-import { REGIONS } from './vendors.ts';
+import { defaultRegion, REGIONS } from './vendors.ts';
 
 const BRAZE = /^https:\/\/rest\.[a-z]{2,8}-\d{1,3}\.braze\.(com|eu)\/?$/;
 const URL_MAX = 2048;
-const DEFAULT_REGION = 'us';
 /** Suffixes that never name a public host (RFC 6761, 6762, 8375; ICANN's .internal; common LAN names). */
 const PRIVATE_SUFFIXES = [
   'localhost',
@@ -64,7 +63,7 @@ export function resolveEndpoint(
       : { problem: `${field} must be your Braze REST endpoint, like https://rest.iad-01.braze.com` };
   }
   const regions = REGIONS[vendor];
-  const name = (value ?? DEFAULT_REGION).trim();
+  const name = (value ?? defaultRegion(vendor)).trim();
   const region = regions[name.toLowerCase()];
   if (region) {
     return { endpoint: region };

@@ -1,8 +1,8 @@
 // One attempt for a batch of a vendor's rows: the project's connection, its key unsealed, the
 // vendor's request, 5 s for the exchange (no redirects, the answer capped), classified as every
 // delivery is (send-attempt.ts: 2xx sent; 5xx, 429, 408, timeouts and network failures retried;
-// any other 4xx dead), plus Mixpanel's refusals inside a 200, plus the users the answer names as
-// refused (read-refusals.ts), which the caller ends alone.
+// any other 4xx dead), plus Mixpanel's and CleverTap's refusals inside a 200, plus the users the
+// answer names as refused (read-refusals.ts), which the caller ends alone.
 // A self-hosted PostHog host is the tenant's choice: unless the operator set ANALYTICS_BASE_URL
 // (then every request goes where the operator said), the socket connects only to public addresses
 // (public-address.ts), and a name that resolves to none makes the batch dead. The key is redacted
@@ -76,16 +76,12 @@ export async function sendAnalyticsBatch(
   }
   const key = decryptSecret(await loadSecretsKey(deps.config), conn.keyEnc, analyticsKeyContext(projectId, vendor));
   const url = vendorUrl(vendor, conn.endpoint, deps.config.analyticsBaseUrl);
-  const req = vendorRequest(
-    vendor,
-    url,
-    key,
-    rows.map((r) => ({ payload: r.payload as AnalyticsPayload, eventTime: r.eventTime })),
-    conn.accountId,
-  );
+  const sent = rows.map((r) => ({ payload: r.payload as AnalyticsPayload, eventTime: r.eventTime }));
+  const req = vendorRequest(vendor, url, key, sent, conn.accountId);
   const lookup = deps.config.analyticsBaseUrl ? undefined : publicOnlyLookup();
   const { result, body } = await exchange(req, lookup, (text) => redactSecrets(text, [key]));
-  const refusals = result.httpStatus > 0 ? readRefusals(vendor, result.httpStatus, body, rows.length) : undefined;
+  const ids = sent.map((r) => r.payload.ids);
+  const refusals = result.httpStatus > 0 ? readRefusals(vendor, result.httpStatus, body, rows.length, ids) : undefined;
   if (refusals) {
     return { result, refusals };
   }

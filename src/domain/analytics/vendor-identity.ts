@@ -10,6 +10,11 @@
 // - PostHog: posthog_distinct_id, else the user id, as distinct_id.
 // - GA4: ga_app_instance_id as app_instance_id, only when it is the Firebase SDK's id (32 hex
 //   digits; the Measurement Protocol refuses anything else); a user without one is not sent.
+// - CleverTap: the clevertap_id the app stored on the registering install's integration_info
+//   (/api/client/integrations; real-clients §4.9) as objectId: the profile CleverTap's SDK made for
+//   that device, whatever identity the app gave it. Else the user id as identity: the profile of an
+//   app that calls onUserLogin with our user id (CleverTap makes a new profile for an identity it
+//   does not know, as Braze does for an external_id).
 // The delivery's key is the user and the ids sent, so a repeat trigger (or set-user-data) with the
 // same ids queues nothing, and a new id queues one more delivery.
 import type { AnalyticsVendor } from '../../store/postgres/analytics-connections.ts';
@@ -31,8 +36,17 @@ function idOf(userData: Record<string, unknown>, field: string): string | undefi
   return t !== '' && t.length <= ID_MAX && !CONTROL.test(t) ? t : undefined;
 }
 
-function idsFor(vendor: AnalyticsVendor, userId: string, userData: Record<string, unknown>): Record<string, string> {
+function idsFor(
+  vendor: AnalyticsVendor,
+  userId: string,
+  userData: Record<string, unknown>,
+  integrationInfo: Record<string, unknown>,
+): Record<string, string> {
   switch (vendor) {
+    case 'clevertap': {
+      const objectId = idOf(integrationInfo, 'clevertap_id');
+      return objectId ? { objectId } : { identity: userId };
+    }
     case 'braze': {
       const brazeId = idOf(userData, 'braze_device_id');
       return brazeId ? { braze_id: brazeId } : { external_id: userId };
@@ -64,8 +78,9 @@ export function vendorIdentity(
   vendor: AnalyticsVendor,
   userId: string,
   userData: Record<string, unknown>,
+  integrationInfo: Record<string, unknown> = {},
 ): VendorIdentity | undefined {
-  const ids = idsFor(vendor, userId, userData);
+  const ids = idsFor(vendor, userId, userData, integrationInfo);
   if (Object.keys(ids).length === 0) {
     return undefined;
   }

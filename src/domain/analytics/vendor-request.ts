@@ -16,6 +16,11 @@
 //   property's name at 24 characters and its value at 36: the three longer names are shortened
 //   (ga4Properties) and values cut. It answers 2xx whatever it does with the data (its validation
 //   server, /debug/mp/collect, is for trying a request by hand).
+// - CleverTap: POST {region host}/1/upload (Upload User Profiles), headers X-CleverTap-Account-Id
+//   and X-CleverTap-Passcode, {"d": [{objectId | identity, type: "profile", ts, profileData}]} (ts:
+//   the trigger's time in epoch seconds). CleverTap keeps a value of at most 512 bytes: longer ones
+//   are cut. It answers 200 {status, processed, unprocessed: [{status, code, error, record}]} naming
+//   the records it refused (read-refusals.ts).
 // Every update only sets properties, so a retry that lands twice changes nothing.
 import type { AnalyticsVendor } from '../../store/postgres/analytics-connections.ts';
 import type { AnalyticsPayload } from './queue-analytics-deliveries.ts';
@@ -64,7 +69,43 @@ function ga4Request(url: string, key: string, firebaseAppId: string, rows: Vendo
   return { url: `${url}?${query}`, contentType: JSON_TYPE, headers: {}, body: JSON.stringify(body) };
 }
 
-/** `accountId`: GA4's firebase_app_id ('' for the other vendors). */
+const CLEVERTAP_VALUE_MAX_BYTES = 512;
+
+/** A string cut to at most `max` UTF-8 bytes, never inside a character. */
+function cutBytes(value: string, max: number): string {
+  if (Buffer.byteLength(value) <= max) {
+    return value;
+  }
+  let out = '';
+  let bytes = 0;
+  for (const ch of value) {
+    bytes += Buffer.byteLength(ch);
+    if (bytes > max) {
+      break;
+    }
+    out += ch;
+  }
+  return out;
+}
+
+function clevertapRequest(url: string, passcode: string, accountId: string, rows: VendorRow[]): VendorRequest {
+  const d = rows.map((r) => ({
+    ...r.payload.ids,
+    type: 'profile',
+    ts: Math.floor(r.eventTime.getTime() / 1000),
+    profileData: Object.fromEntries(
+      Object.entries(props(r)).map(([k, v]) => [k, typeof v === 'string' ? cutBytes(v, CLEVERTAP_VALUE_MAX_BYTES) : v]),
+    ),
+  }));
+  return {
+    url,
+    contentType: 'application/json; charset=utf-8',
+    headers: { 'x-clevertap-account-id': accountId, 'x-clevertap-passcode': passcode },
+    body: JSON.stringify({ d }),
+  };
+}
+
+/** `accountId`: GA4's firebase_app_id, CleverTap's account id ('' for the other vendors). */
 export function vendorRequest(
   vendor: AnalyticsVendor,
   url: string,
@@ -75,6 +116,8 @@ export function vendorRequest(
   switch (vendor) {
     case 'ga4':
       return ga4Request(url, key, accountId, rows);
+    case 'clevertap':
+      return clevertapRequest(url, key, accountId, rows);
     case 'braze':
       return {
         url,
@@ -110,10 +153,34 @@ export function vendorRequest(
 }
 
 /**
+ * CleverTap's 2xx whose records read-refusals.ts could not tell apart ({"status": "fail" |
+ * "partial"}, or unprocessed records it did not name): the batch is dead with CleverTap's reason.
+ */
+function clevertapRefused(body: string): string | undefined {
+  let a: unknown;
+  try {
+    a = JSON.parse(body);
+  } catch {
+    return undefined; // a 2xx without its JSON answer: the status decides (sent)
+  }
+  const answer = (typeof a === 'object' && a !== null ? a : {}) as { status?: unknown; unprocessed?: unknown };
+  const unprocessed = Array.isArray(answer.unprocessed) ? (answer.unprocessed as { error?: unknown }[]) : [];
+  if ((answer.status === undefined || answer.status === 'success') && unprocessed.length === 0) {
+    return undefined;
+  }
+  const reason = unprocessed[0]?.error ?? answer.status;
+  return `CleverTap refused the batch: ${String(reason)} (unprocessed: ${unprocessed.length})`;
+}
+
+/**
  * Mixpanel answers 200 with {"status": 0, "error": …} for data it refuses: the same data would be
- * refused again, so the batch is dead with Mixpanel's reason. Other vendors answer by status.
+ * refused again, so the batch is dead with Mixpanel's reason; CleverTap alike (clevertapRefused).
+ * Other vendors answer by status.
  */
 export function refusedIn2xx(vendor: AnalyticsVendor, body: string): string | undefined {
+  if (vendor === 'clevertap') {
+    return clevertapRefused(body);
+  }
   if (vendor !== 'mixpanel') {
     return undefined;
   }

@@ -3,10 +3,18 @@
 // how many users one batch claims (Braze /users/track: 75 attribute objects; Mixpanel /engage:
 // 2,000 updates; PostHog /batch and Amplitude /identify: kept small so a batch ends well inside its
 // claim lease; GA4's Measurement Protocol names one app instance per request, so its batch of 10
-// goes out one request per user, as webhooks do).
+// goes out one request per user, as webhooks do; CleverTap's /1/upload takes up to 1,000 records,
+// kept at 100 like PostHog).
 import type { AnalyticsVendor } from '../../store/postgres/analytics-connections.ts';
 
-export const ANALYTICS_VENDORS: readonly AnalyticsVendor[] = ['braze', 'mixpanel', 'amplitude', 'posthog', 'ga4'];
+export const ANALYTICS_VENDORS: readonly AnalyticsVendor[] = [
+  'braze',
+  'mixpanel',
+  'amplitude',
+  'posthog',
+  'ga4',
+  'clevertap',
+];
 
 export const ANALYTICS_PREFIX = 'analytics:';
 
@@ -27,6 +35,7 @@ export const BATCH_LIMIT: Record<AnalyticsVendor, number> = {
   amplitude: 100,
   posthog: 100,
   ga4: 10,
+  clevertap: 100,
 };
 
 /** Users per request: all of the batch, but one for GA4 (app_instance_id is the request's). */
@@ -40,11 +49,24 @@ export const REGIONS: Record<AnalyticsVendor, Record<string, string>> = {
   posthog: { us: 'https://us.i.posthog.com', eu: 'https://eu.i.posthog.com' },
   // GA4: the global collection host, or the EU one (data collected in the EU stays there).
   ga4: { us: 'https://www.google-analytics.com', eu: 'https://region1.google-analytics.com' },
+  // CleverTap: the account's data centre decides the host (its "Region" table); Europe is the
+  // default one and answers on api.clevertap.com. A wrong region answers 401, as a wrong passcode.
+  clevertap: {
+    eu1: 'https://api.clevertap.com',
+    in1: 'https://in1.api.clevertap.com',
+    sg1: 'https://sg1.api.clevertap.com',
+    us1: 'https://us1.api.clevertap.com',
+    aps3: 'https://aps3.api.clevertap.com',
+    mec1: 'https://mec1.api.clevertap.com',
+  },
 };
 
+/** The region used when none is given: us, but CleverTap's own default, eu1. */
+export const defaultRegion = (vendor: AnalyticsVendor): string => (vendor === 'clevertap' ? 'eu1' : 'us');
+
 /**
- * The API body's names for the key, the endpoint and (GA4) the account (the CLI's are --key,
- * --endpoint and --account-id).
+ * The API body's names for the key, the endpoint and (GA4, CleverTap) the account (the CLI's are
+ * --key, --endpoint and --account-id).
  */
 export const FIELDS: Record<AnalyticsVendor, { key: string; endpoint: string; account?: string }> = {
   braze: { key: 'api_key', endpoint: 'rest_endpoint' },
@@ -52,6 +74,7 @@ export const FIELDS: Record<AnalyticsVendor, { key: string; endpoint: string; ac
   amplitude: { key: 'api_key', endpoint: 'region' },
   posthog: { key: 'project_api_key', endpoint: 'host' },
   ga4: { key: 'api_secret', endpoint: 'region', account: 'firebase_app_id' },
+  clevertap: { key: 'passcode', endpoint: 'region', account: 'account_id' },
 };
 
 /** The request path under the endpoint. */
@@ -61,4 +84,5 @@ export const PATHS: Record<AnalyticsVendor, string> = {
   amplitude: '/identify',
   posthog: '/batch/',
   ga4: '/mp/collect',
+  clevertap: '/1/upload',
 };

@@ -1,16 +1,17 @@
-// SQL of a project's analytics connections (sql/migrations/0036_analytics_connections.sql, 0038):
-// Braze, Mixpanel, Amplitude, PostHog and GA4, each with its endpoint, sealed key and (GA4) account. Every trigger asks which
-// vendors are active, so a project's active set is read once and cached (lookup-cache.ts).
+// SQL of a project's analytics connections (sql/migrations/0036_analytics_connections.sql, 0038,
+// 0039): Braze, Mixpanel, Amplitude, PostHog, GA4 and CleverTap, each with its endpoint, sealed key
+// and (GA4, CleverTap) account. Every trigger asks which vendors are active, so a project's active
+// set is read once and cached (lookup-cache.ts).
 import { lookupCache } from './lookup-cache.ts';
 import type { Sql } from './pool.ts';
 
-export type AnalyticsVendor = 'braze' | 'mixpanel' | 'amplitude' | 'posthog' | 'ga4';
+export type AnalyticsVendor = 'braze' | 'mixpanel' | 'amplitude' | 'posthog' | 'ga4' | 'clevertap';
 
 export type AnalyticsConnection = {
   projectId: string;
   vendor: AnalyticsVendor;
   endpoint: string;
-  /** GA4's firebase_app_id (not a secret); '' for the other vendors. */
+  /** GA4's firebase_app_id, CleverTap's account id (neither a secret); '' for the other vendors. */
   accountId: string;
   keyEnc: string;
   keyFingerprint: string;

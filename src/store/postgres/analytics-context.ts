@@ -1,5 +1,6 @@
-// What an analytics delivery says about a user: the user's stored user_data (the vendors' ids) and
-// the attribution of the install that registered them (app_users.install_instance_id). Read in the
+// What an analytics delivery says about a user: the user's stored user_data (the vendors' ids), the
+// integration_info of the install that registered them (app_users.install_instance_id: CleverTap's
+// clevertap_id, stored by /api/client/integrations) and that install's attribution. Read in the
 // transaction that queues the delivery, or that releases it once the install is decided.
 import type { Sql } from './pool.ts';
 
@@ -8,6 +9,8 @@ export type AnalyticsUser = {
   /** The install that registered the user: its attribution is the user's. */
   installInstanceId: string;
   userData: Record<string, unknown>;
+  /** The registering install's integration_info ({} when it has none). */
+  integrationInfo: Record<string, unknown>;
 };
 
 export type InstallAttribution = {
@@ -32,9 +35,26 @@ export async function findAnalyticsUser(
   projectId: string,
   userId: string,
 ): Promise<AnalyticsUser | undefined> {
-  const [row] = await sql<{ install_instance_id: string; user_data: Record<string, unknown> | null }[]>`
-    SELECT install_instance_id, user_data FROM app_users WHERE project_id = ${projectId} AND user_id = ${userId}`;
-  return row ? { userId, installInstanceId: row.install_instance_id, userData: row.user_data ?? {} } : undefined;
+  const [row] = await sql<
+    {
+      install_instance_id: string;
+      user_data: Record<string, unknown> | null;
+      integration_info: Record<string, unknown> | null;
+    }[]
+  >`
+    SELECT u.install_instance_id, u.user_data, i.integration_info
+    FROM app_users u
+    LEFT JOIN installs i ON i.project_id = u.project_id AND i.install_instance_id = u.install_instance_id
+    WHERE u.project_id = ${projectId} AND u.user_id = ${userId}`;
+  if (!row) {
+    return undefined;
+  }
+  return {
+    userId,
+    installInstanceId: row.install_instance_id,
+    userData: row.user_data ?? {},
+    integrationInfo: row.integration_info ?? {},
+  };
 }
 
 type Row = {

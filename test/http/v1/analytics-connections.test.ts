@@ -1,10 +1,10 @@
-// PUT, GET and DELETE /api/v1/connections/{braze,mixpanel,amplitude,posthog,ga4} (texts are ours): 200
+// PUT, GET and DELETE /api/v1/connections/{braze,mixpanel,amplitude,posthog,ga4,clevertap} (texts are ours): 200
 // with the connection (key fingerprint only, endpoint resolved from the region), 400 with the broken
 // rule, 401 with the campaign family's texts; one project's key never reads or changes another's.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { deliveryEnv } from '../../support/deliveries.ts';
-import { FIREBASE_APP_ID, VENDOR_KEYS } from '../../support/fake-analytics.ts';
+import { CLEVERTAP_ACCOUNT_ID, FIREBASE_APP_ID, VENDOR_KEYS } from '../../support/fake-analytics.ts';
 import { newProject, type TestProject, useHarness } from '../../support/harness.ts';
 
 const h = useHarness({ env: deliveryEnv() });
@@ -75,6 +75,37 @@ describe('200', () => {
     expect(res.body + got.body).not.toContain(VENDOR_KEYS.ga4);
   });
 
+  it.each([
+    [undefined, 'https://api.clevertap.com'],
+    ['in1', 'https://in1.api.clevertap.com'],
+    [' MEC1 ', 'https://mec1.api.clevertap.com'],
+  ])(
+    'when CleverTap is saved with region %j, then it answers the region host and the account id, without the passcode',
+    async (region, endpoint) => {
+      const p = await newProject(h().deps);
+      const body = { passcode: VENDOR_KEYS.clevertap, account_id: ` ${CLEVERTAP_ACCOUNT_ID} `, region, active: true };
+
+      const res = await call('PUT', p, 'clevertap', body);
+      const got = await call('GET', p, 'clevertap');
+      const del = await call('DELETE', p, 'clevertap');
+
+      const data = {
+        connected: true,
+        vendor: 'clevertap',
+        endpoint,
+        account_id: CLEVERTAP_ACCOUNT_ID,
+        active: true,
+        activated_at: expect.any(String),
+        key_fingerprint: fingerprint(VENDOR_KEYS.clevertap),
+        updated_at: expect.any(String),
+      };
+      expect(res.json()).toEqual({ msg: 'CleverTap connection saved.', status: 200, data });
+      expect(got.json()).toEqual({ msg: 'CleverTap connection is set.', status: 200, data });
+      expect(del.json()).toEqual({ msg: 'CleverTap connection removed.', status: 200, data: { removed: true } });
+      expect(res.body + got.body).not.toContain(VENDOR_KEYS.clevertap);
+    },
+  );
+
   it('when nothing is set, then GET says so and DELETE removes nothing', async () => {
     const p = await newProject(h().deps);
 
@@ -134,6 +165,18 @@ describe('400', () => {
       'ga4',
       { api_secret: VENDOR_KEYS.ga4, firebase_app_id: FIREBASE_APP_ID, region: 'asia', active: true },
       'region must be one of us, eu',
+    ],
+    ['clevertap', { account_id: CLEVERTAP_ACCOUNT_ID, active: true }, 'passcode is a required string'],
+    ['clevertap', { passcode: VENDOR_KEYS.clevertap, active: true }, 'account_id is a required string'],
+    [
+      'clevertap',
+      { passcode: VENDOR_KEYS.clevertap, account_id: '865-k5w-r47z', active: true },
+      'account_id must be your CleverTap account id (Project ID), like 865-K5W-R47Z or TEST-865-K5W-R47Z',
+    ],
+    [
+      'clevertap',
+      { passcode: VENDOR_KEYS.clevertap, account_id: CLEVERTAP_ACCOUNT_ID, region: 'eu', active: true },
+      'region must be one of eu1, in1, sg1, us1, aps3, mec1',
     ],
   ])('when %s gets %j, then 400 with the rule', async (vendor, body, problem) => {
     const p = await newProject(h().deps);

@@ -1,9 +1,10 @@
-// Body of PUT /api/v1/connections/{braze,mixpanel,amplitude,posthog,ga4}: the vendor's key under its
-// own name (Braze api_key, Mixpanel project_token, Amplitude api_key, PostHog project_api_key, GA4
-// api_secret), where requests go (Braze rest_endpoint, required; Mixpanel / Amplitude / GA4 region;
-// PostHog host: us, eu or a self-hosted https URL; default us), GA4's firebase_app_id (required)
-// and active. The rules are the domain's
-// (checkAnalyticsConnection), so the CLI and the API refuse the same input.
+// Body of PUT /api/v1/connections/{braze,mixpanel,amplitude,posthog,ga4,clevertap}: the vendor's key
+// under its own name (Braze api_key, Mixpanel project_token, Amplitude api_key, PostHog
+// project_api_key, GA4 api_secret, CleverTap passcode), where requests go (Braze rest_endpoint,
+// required; Mixpanel / Amplitude / GA4 / CleverTap region; PostHog host: us, eu or a self-hosted
+// https URL; default us, CleverTap eu1), the account (GA4 firebase_app_id, CleverTap account_id:
+// required) and active. The rules are the domain's (checkAnalyticsConnection), so the CLI and the
+// API refuse the same input.
 import {
   type AnalyticsConnectionInput,
   checkAnalyticsConnection,

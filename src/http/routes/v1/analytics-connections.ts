@@ -1,4 +1,4 @@
-// PUT, GET and DELETE /api/v1/connections/{braze,mixpanel,amplitude,posthog,ga4}: a project's analytics
+// PUT, GET and DELETE /api/v1/connections/{braze,mixpanel,amplitude,posthog,ga4,clevertap}: a project's analytics
 // integrations, with the server key (campaign family: 10/s, `Server key missing!` / `Server key
 // invalid!`), as PUT /connections/meta. The key is never answered back: a fingerprint is.
 import type { FastifyInstance } from 'fastify';
@@ -22,6 +22,7 @@ export const VENDOR_NAMES: Record<AnalyticsVendor, string> = {
   amplitude: 'Amplitude',
   posthog: 'PostHog',
   ga4: 'GA4',
+  clevertap: 'CleverTap',
 };
 
 export const presentAnalyticsConnection = (c: AnalyticsConnection) => ({
