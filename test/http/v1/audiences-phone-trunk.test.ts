@@ -6,10 +6,10 @@
 // where since 2021 the leading 0 is part of every 10-digit number, keeps that 0.
 // Expected hashes come from `printf '%s' VALUE | sha256sum`, not from the code under test.
 import { describe, expect, it } from 'vitest';
-import { e164Digits } from '../../src/domain/audiences/normalize-identifiers.ts';
-import { eventAt, exportRequest, landFacts, seedUser } from '../support/audiences.ts';
-import { useClientHarness } from '../support/client.ts';
-import { newProject } from '../support/harness.ts';
+import { e164Digits } from '../../../src/domain/audiences/normalize-identifiers.ts';
+import { eventAt, exportRequest, landFacts, seedUser } from '../../support/audiences.ts';
+import { useClientHarness } from '../../support/client.ts';
+import { newProject } from '../../support/harness.ts';
 
 const h = useClientHarness();
 
