@@ -41,7 +41,8 @@ const webEventBody = z.looseObject({
   ...Object.fromEntries(Object.keys(WEB_NUMBER_FIELDS).map((k) => [k, number])),
 });
 
-const CORS = 'Every answer carries Access-Control-Allow-Origin: *.';
+const CORS =
+  "Every answer names the page's origin: Access-Control-Allow-Origin: <Origin> with Access-Control-Allow-Credentials: true and Vary: Origin (* when no Origin is sent).";
 
 function ingestOp(path: string): Operation {
   return {
@@ -77,7 +78,10 @@ function preflightOp(path: string): Operation {
     summary: `CORS preflight of ${path}: POST from any origin, with the request headers the page asks for`,
     tag: 'web',
     auth: 'none',
-    responses: { '204': 'Access-Control-Allow-Origin: *, Access-Control-Allow-Methods: POST, OPTIONS' },
+    responses: {
+      '204':
+        'Access-Control-Allow-Origin: <Origin> (or *), Access-Control-Allow-Credentials: true, Vary: Origin, Access-Control-Allow-Methods: POST, OPTIONS',
+    },
   };
 }
 

@@ -2,9 +2,10 @@
 // machines beside the service: loopback, link-local (cloud metadata at 169.254.169.254), private
 // and CGNAT ranges, unspecified, multicast and reserved addresses, in any spelling (IPv4-mapped
 // IPv6 included; NAT64 64:ff9b::/96 and 64:ff9b:1::/48 and 6to4 2002::/16 are judged by the IPv4
-// address they embed, since a translator or relay on the path delivers them there). The check sits in the DNS lookup the socket itself uses, so the address checked
-// is the address connected to: a name that answers a public address to a first query and a
-// private one to the next (DNS rebinding) gets no second query.
+// address they embed, since a translator or relay on the path delivers them there). The check sits
+// in the DNS lookup the socket itself uses, so the address checked is the address connected to:
+// a name that answers a public address to a first query and a private one to the next (DNS
+// rebinding) gets no second query.
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 
@@ -55,9 +56,11 @@ const dotted = (b: number[]): string => b.join('.');
 
 /**
  * The IPv4 addresses an IPv6 address carries to a translator or relay: NAT64's well-known prefix
- * 64:ff9b::/96 (the last 32 bits); its local-use 64:ff9b:1::/48, where the network picks the RFC
- * 6052 layout: the /96 one when bits 48-95 are zero, else each of the /48, /56 and /64 layouts
- * (all are judged); and 6to4 2002::/16 (bits 16-47).
+ * 64:ff9b::/96 (the last 32 bits); its local-use 64:ff9b:1::/48, inside which RFC 8215 lets a
+ * network take any RFC 6052 prefix, a /96 such as 64:ff9b:1:808:808::/96 included: the /48, /56
+ * and /64 layouts and the last 32 bits (the /96 layout) are all judged; and 6to4 2002::/16 (bits
+ * 16-47). The last 32 bits are skipped only when zero: they are the suffix of the shorter layouts,
+ * and no translator delivers to 0.0.0.0.
  */
 function embeddedIpv4(ip: string): string[] {
   const b = ipv6Bytes(ip);
@@ -68,18 +71,20 @@ function embeddedIpv4(ip: string): string[] {
   if (word(0) !== 0x64 || word(2) !== 0xff9b || word(4) > 1) {
     return [];
   }
+  const last32 = b.slice(12, 16);
   if (b.slice(6, 12).every((x) => x === 0)) {
-    return [dotted(b.slice(12, 16))];
+    return [dotted(last32)];
   }
   if (word(4) === 0) {
     return []; // 64:ff9b::/32 outside the /96: no translator's prefix
   }
   // RFC 6052 skips bits 64-71 (the u octet): /48 = bytes 6,7,9,10; /56 = 7,9,10,11; /64 = 9-12.
-  return [
+  const layouts = [
     [6, 7, 9, 10],
     [7, 9, 10, 11],
     [9, 10, 11, 12],
   ].map((at) => dotted(at.map((i) => b[i] ?? 0)));
+  return last32.every((x) => x === 0) ? layouts : [...layouts, dotted(last32)];
 }
 
 /** True for an IP address a tenant's request may reach (IPv4-mapped IPv6 is judged as its IPv4). */

@@ -8,6 +8,7 @@ import postgres from 'postgres';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { PG_MIGRATIONS } from '../../src/lib/paths.ts';
 import { CH_MIGRATION_LOCK_ID, migrateClickHouse, splitStatements } from '../../src/store/clickhouse/migrate.ts';
+import { insertSeenEventIds, insertSeenWebEventIds, seenEventKey } from '../../src/store/postgres/events.ts';
 import { claimRows, insertOutboxRows, readBatch, retakeStaleBatch } from '../../src/store/postgres/fact-outbox.ts';
 import { listMigrationFiles, migratePostgres } from '../../src/store/postgres/migrate.ts';
 import { createPool, type Sql } from '../../src/store/postgres/pool.ts';
@@ -269,6 +270,32 @@ describe('migratePostgres', () => {
       expect(await db`SELECT network_details FROM installs WHERE project_id = ${a}`).toEqual([
         { network_details: null },
       ]);
+    });
+  });
+
+  it('when 0040 runs over web claims kept as `web:` ids, then a web event sent again is still a duplicate and app claims stay', async () => {
+    const { before, after } = await splitAt(40);
+    await withScratchDatabase(1, async ([sql]) => {
+      const db = sql as Sql;
+      await migratePostgres(db, before);
+      const a = '00000000-0000-4000-8000-000000000040';
+      await db`INSERT INTO projects (id, name, token) VALUES (${a}, 'a', 'pt_0040_a')`;
+      await db`INSERT INTO seen_event_ids (project_id, event_id) VALUES (${a}, 'web:w-1'), (${a}, 'app-1')`;
+      await db`INSERT INTO user_deletions (project_id, user_id, install_ids, ad_ids) VALUES (${a}, 'u-1', '{}', '{}')`;
+
+      expect(await migratePostgres(db, PG_MIGRATIONS)).toEqual(after);
+      const web = await insertSeenWebEventIds(db, [
+        { projectId: a, eventId: 'w-1' },
+        { projectId: a, eventId: 'w-2' },
+      ]);
+      const app = await insertSeenEventIds(db, [
+        { projectId: a, eventId: 'app-1' },
+        { projectId: a, eventId: 'w-1' },
+      ]);
+
+      expect([...web]).toEqual([seenEventKey(a, 'w-2')]);
+      expect([...app]).toEqual([seenEventKey(a, 'w-1')]);
+      expect(await db`SELECT visitor_ids FROM user_deletions WHERE project_id = ${a}`).toEqual([{ visitor_ids: [] }]);
     });
   });
 

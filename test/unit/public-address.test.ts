@@ -23,6 +23,10 @@ describe('isPublicAddress', () => {
     ['64:ff9b:1:7f00:0:100::', 'local-use NAT64, /48 layout, of 127.0.0.1'],
     ['64:ff9b:1:0:a9:fea9:fe00:0', 'local-use NAT64, /64 layout, of 169.254.169.254'],
     ['64:ff9b:1:a9fe:a9:fe00::', 'local-use NAT64, /48 layout, of 169.254.169.254'],
+    // RFC 8215: a network may take any /96 inside 64:ff9b:1::/48, so the last 32 bits always count.
+    ['64:ff9b:1:808:808:0:7f00:1', 'local-use NAT64, /96 prefix 64:ff9b:1:808:808::, of 127.0.0.1'],
+    ['64:ff9b:1:808:808:0:a9fe:a9fe', 'local-use NAT64, /96 prefix 64:ff9b:1:808:808::, of 169.254.169.254'],
+    ['64:FF9B:1:808:808::10.0.0.1', 'local-use NAT64, /96 prefix, dotted and uppercase, of 10.0.0.1'],
     ['2002:7f00:1::', '6to4 of 127.0.0.1'],
     ['2002:a9fe:a9fe::1', '6to4 of 169.254.169.254'],
     ['2002:c0a8:101:1::1', '6to4 of 192.168.1.1'],
@@ -37,6 +41,8 @@ describe('isPublicAddress', () => {
     ['2002:808:808::1', '6to4 of 8.8.8.8'],
     ['64:ff9b:1::808:808', 'local-use NAT64, /96 layout, of 8.8.8.8'],
     ['64:ff9b:1:808:8:800::', 'local-use NAT64, /48 layout, of 8.8.8.8'],
+    ['64:ff9b:1:808:8:808:800:0', 'local-use NAT64, /64 layout (prefix 64:ff9b:1:808::), of 8.8.8.8'],
+    ['64:ff9b:1:808:808:0:808:808', 'local-use NAT64, /96 prefix 64:ff9b:1:808:808::, of 8.8.8.8'],
     ['64:ff9b:2::7f00:1', 'outside both NAT64 prefixes'],
   ])('when the address is %s (%s), then it is public', (ip) => {
     expect(isPublicAddress(ip)).toBe(true);

@@ -6,7 +6,9 @@
 //    clicks go too: those its decisions considered, and those carrying its ad id (read here, before
 //    Postgres forgets the installs), found again before the ClickHouse deletes for late arrivals.
 //    An unfinished deletion of the user (a re-run after a failure) adds what it had found and
-//    deleted, which Postgres no longer holds.
+//    deleted, which Postgres no longer holds. The browsers the user was identified on (Web SDK)
+//    come from ClickHouse and from web events still in the outbox or dead-lettered; a user known
+//    only from such waiting facts is found too.
 // 2. Postgres, in one transaction: user, payments, deliveries, installs, outbox and dead-letter
 //    facts, in an order that waits for the writers under way (store/postgres/user-data.ts); a
 //    capture that resolved the user before stores nothing after (it reads the user again in its
@@ -40,10 +42,12 @@ import { asSql } from '../../store/postgres/pool.ts';
 import type { Project } from '../../store/postgres/projects.ts';
 import {
   countClaimedRows,
+  countUserFacts,
   deleteUserRows,
   findInstallsOfOtherUsers,
   findUnfinishedDeletion,
   findUserFootprint,
+  findWaitingVisitorIds,
   markDeletionFinished,
   markDeletionUnfinished,
   type UnfinishedDeletion,
@@ -85,8 +89,13 @@ async function findKeys(deps: DeleteDeps, project: Project, userId: string) {
   const won = await findDecisionClickIds(deps.ch, project.id, installIds);
   const clickIds = uniq([...pg.clickIds, ...won]);
   const adIds = uniq([...pg.adIds, ...(unfinished?.adIds ?? [])]);
-  const keys: Keys = { projectId: project.id, userId, installIds, clickIds, adIds };
-  return { pg, unfinished, keys: await withLinkedClicks(deps, keys) };
+  const visitorIds = uniq([
+    ...(await findWaitingVisitorIds(deps.sql, project.id, userId)),
+    ...(unfinished?.visitorIds ?? []),
+  ]);
+  const keys = await withLinkedClicks(deps, { projectId: project.id, userId, installIds, clickIds, adIds, visitorIds });
+  const waiting = await countUserFacts(deps.sql, project.id, userId, keys);
+  return { pg, unfinished, keys, waiting };
 }
 
 /** The device's other clicks, and the browsers the user was identified on (Web SDK). */
@@ -151,7 +160,13 @@ async function clearCache(deps: DeleteDeps, projectId: string, installIds: strin
 async function deleteFromPostgres(deps: DeleteDeps, project: Project, keys: Keys, before?: UnfinishedDeletion) {
   const gone = await deps.sql.begin(async (tx) => {
     const g = await deleteUserRows(asSql(tx), project.id, keys.userId, keys);
-    const found = { installIds: keys.installIds, adIds: keys.adIds, factSeqs: g.factSeqs, deliveryIds: g.deliveryIds };
+    const found = {
+      installIds: keys.installIds,
+      adIds: keys.adIds,
+      factSeqs: g.factSeqs,
+      deliveryIds: g.deliveryIds,
+      visitorIds: keys.visitorIds ?? [],
+    };
     await markDeletionUnfinished(asSql(tx), project.id, keys.userId, found);
     return g;
   });
@@ -169,13 +184,14 @@ export async function deleteUser(
   userId: string,
   opts: { writerWaitMs?: number } = {},
 ): Promise<UserDeletion | undefined> {
-  const { pg, unfinished, keys } = await findKeys(deps, project, userId);
+  const { pg, unfinished, keys, waiting } = await findKeys(deps, project, userId);
   const before = await Promise.all(USER_DATA_TABLES.map((t) => countUserRowsIn(deps.ch, t.table, t.by, keys)));
   const found =
     pg.hasUser ||
     pg.payments > 0 ||
     unfinished !== undefined ||
     keys.installIds.length > 0 ||
+    waiting > 0 ||
     before.some((n) => n > 0);
   if (!found) {
     return undefined;

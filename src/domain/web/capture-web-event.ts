@@ -3,14 +3,15 @@
 // (the SDK's fetch, then beacon or XHR fallback, a first-party host's retry on our default one)
 // stores nothing more. Web events belong to a browser, not to an install or a registered user:
 // nothing is looked up and capture-event's "user not registered" rule does not apply.
-// The claims share capture-event's seen_event_ids under a `web:` prefix, so an app event and a web
-// event that happen to share an id never shadow each other. Events arriving together are stored
-// together (lib/micro-batch.ts), as capture-event's are.
+// The claims have their own table (seen_web_event_ids), apart from capture-event's, so an app event
+// and a web event never shadow each other, whatever their ids, and the public token cannot claim
+// an app's ids. Events arriving together are stored together (lib/micro-batch.ts), as
+// capture-event's are.
 import type { Deps } from '../../deps.ts';
 import { newTimeId } from '../../lib/ids.ts';
 import { BatchItemsFailed, batcherPerOwner } from '../../lib/micro-batch.ts';
 import { formatChTime, localDay } from '../../lib/time.ts';
-import { insertSeenEventIds, seenEventKey } from '../../store/postgres/events.ts';
+import { insertSeenWebEventIds, seenEventKey } from '../../store/postgres/events.ts';
 import { insertOutboxRows } from '../../store/postgres/fact-outbox.ts';
 import { asSql, beginPipelined, type Sql, type Tx } from '../../store/postgres/pool.ts';
 import type { Project } from '../../store/postgres/projects.ts';
@@ -20,9 +21,6 @@ import type { WebEventInput } from './web-event.ts';
 export type WebCaptureOutcome = 'stored' | 'duplicate';
 
 export const WEB_EVENTS_TABLE: FactTable = 'web_events';
-
-/** The seen_event_ids key of a web event_id. */
-const claimKey = (eventId: string): string => `web:${eventId}`;
 
 function webEventRow(project: Project, input: WebEventInput, ip: string, factId: string, now: number) {
   const { platform, ...text } = input.text;
@@ -44,14 +42,12 @@ function webEventRow(project: Project, input: WebEventInput, ip: string, factId:
 type PendingWebEvent = { projectId: string; eventId: string | null; factId: string; row: Record<string, unknown> };
 
 async function storeWebEvents(tx: Sql, items: PendingWebEvent[]): Promise<WebCaptureOutcome[]> {
-  const asked = items.flatMap((e) =>
-    e.eventId === null ? [] : [{ projectId: e.projectId, eventId: claimKey(e.eventId) }],
-  );
-  const claimed = await insertSeenEventIds(tx, asked);
+  const asked = items.flatMap((e) => (e.eventId === null ? [] : [{ projectId: e.projectId, eventId: e.eventId }]));
+  const claimed = await insertSeenWebEventIds(tx, asked);
   // delete: a second event with the same id in this batch finds the claim taken
   const outcomes = items.map(
     (e): WebCaptureOutcome =>
-      e.eventId === null || claimed.delete(seenEventKey(e.projectId, claimKey(e.eventId))) ? 'stored' : 'duplicate',
+      e.eventId === null || claimed.delete(seenEventKey(e.projectId, e.eventId)) ? 'stored' : 'duplicate',
   );
   await insertOutboxRows(
     tx,

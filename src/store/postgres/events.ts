@@ -1,6 +1,6 @@
 // capture-event's idempotency keys (sql/migrations/0008_users_events_payments.sql: seen_event_ids),
-// and its outbox rows. The events themselves are facts: they go to the outbox, never to a Postgres
-// table.
+// the Web SDK's (0040: seen_web_event_ids), and capture-event's outbox rows. The events themselves
+// are facts: they go to the outbox, never to a Postgres table.
 import type { Sql } from './pool.ts';
 
 /** The key insertSeenEventIds answers with. */
@@ -10,15 +10,28 @@ export const seenEventKey = (projectId: string, eventId: string): string => `${p
  * Records event_ids in one statement; answers the keys (seenEventKey) of those the project had not
  * seen, i.e. the events to store. An id given twice is recorded once and answered once.
  */
-export async function insertSeenEventIds(
+export function insertSeenEventIds(sql: Sql, ids: { projectId: string; eventId: string }[]): Promise<Set<string>> {
+  return insertClaims(sql, 'seen_event_ids', ids);
+}
+
+/**
+ * insertSeenEventIds for the Web SDK's event_ids (migration 0040: seen_web_event_ids), a namespace
+ * apart: an app event and a web event never take each other's claim, whatever their ids.
+ */
+export function insertSeenWebEventIds(sql: Sql, ids: { projectId: string; eventId: string }[]): Promise<Set<string>> {
+  return insertClaims(sql, 'seen_web_event_ids', ids);
+}
+
+async function insertClaims(
   sql: Sql,
+  table: 'seen_event_ids' | 'seen_web_event_ids',
   ids: { projectId: string; eventId: string }[],
 ): Promise<Set<string>> {
   if (ids.length === 0) {
     return new Set();
   }
   const rows = await sql<{ project_id: string; event_id: string }[]>`
-    INSERT INTO seen_event_ids (project_id, event_id)
+    INSERT INTO ${sql(table)} (project_id, event_id)
     SELECT p::uuid, e FROM unnest(${ids.map((i) => i.projectId)}::text[], ${ids.map((i) => i.eventId)}::text[]) AS x (p, e)
     ON CONFLICT (project_id, event_id) DO NOTHING RETURNING project_id::text, event_id`;
   return new Set(rows.map((r) => seenEventKey(r.project_id, r.event_id)));

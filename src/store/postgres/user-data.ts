@@ -17,7 +17,10 @@ export type UserFootprint = {
   payments: number;
 };
 
-type FactKeys = Pick<UserFootprint, 'installIds' | 'clickIds' | 'adIds'>;
+type FactKeys = Pick<UserFootprint, 'installIds' | 'clickIds' | 'adIds'> & {
+  /** Browsers (Web SDK visitor_id) the user was identified on. */
+  visitorIds?: string[];
+};
 
 export async function findUserFootprint(sql: Sql, projectId: string, userId: string): Promise<UserFootprint> {
   const [user] = await sql<{ install_instance_id: string }[]>`
@@ -42,7 +45,8 @@ export async function findUserFootprint(sql: Sql, projectId: string, userId: str
 
 /**
  * Outbox / dead-letter rows of the user: the row names the user, or names no user and belongs to
- * one of the installs, or is one of the user's clicks or a click carrying one of its ad ids.
+ * one of the installs or (a web event) to one of the user's browsers, or is one of the user's
+ * clicks or a click carrying one of its ad ids.
  */
 function userFacts(sql: Sql, projectId: string, userId: string, f: FactKeys) {
   return (alias: string) => sql`
@@ -50,8 +54,35 @@ function userFacts(sql: Sql, projectId: string, userId: string, f: FactKeys) {
       ${sql(alias)}.row->>'user_id' = ${userId}
       OR (coalesce(${sql(alias)}.row->>'user_id', '') = ''
         AND ${sql(alias)}.row->>'install_instance_id' = ANY(${f.installIds}::text[]))
+      OR (${sql(alias)}.fact_table = 'web_events' AND coalesce(${sql(alias)}.row->>'user_id', '') = ''
+        AND ${sql(alias)}.row->>'visitor_id' = ANY(${f.visitorIds ?? []}::text[]))
       OR (${sql(alias)}.fact_table = 'clicks' AND (${sql(alias)}.fact_id = ANY(${f.clickIds}::text[])
         OR ${sql(alias)}.row->>'ad_id' = ANY(${f.adIds}::text[]))))`;
+}
+
+/**
+ * The browsers the user was identified on by web events still waiting in the outbox or
+ * dead-lettered (ClickHouse does not hold them yet, so clickhouse/user-data.ts cannot find them).
+ */
+export async function findWaitingVisitorIds(sql: Sql, projectId: string, userId: string): Promise<string[]> {
+  const rows = await sql<{ id: string }[]>`
+    SELECT row->>'visitor_id' AS id FROM fact_outbox
+    WHERE project_id = ${projectId} AND fact_table = 'web_events' AND row->>'user_id' = ${userId}
+      AND coalesce(row->>'visitor_id', '') <> ''
+    UNION
+    SELECT row->>'visitor_id' AS id FROM fact_dead_letters
+    WHERE project_id = ${projectId} AND fact_table = 'web_events' AND row->>'user_id' = ${userId}
+      AND coalesce(row->>'visitor_id', '') <> ''`;
+  return rows.map((r) => r.id);
+}
+
+/** How many outbox and dead-letter rows are the user's (a user known only from them is still found). */
+export async function countUserFacts(sql: Sql, projectId: string, userId: string, f: FactKeys): Promise<number> {
+  const mine = userFacts(sql, projectId, userId, f);
+  const [r] = await sql<{ n: number }[]>`
+    SELECT (SELECT count(*) FROM fact_outbox o WHERE ${mine('o')})::int
+      + (SELECT count(*) FROM fact_dead_letters d WHERE ${mine('d')})::int AS n`;
+  return r?.n ?? 0;
 }
 
 /** Whether another user registered through install `i` (the alias in the calling statement). */
@@ -96,14 +127,15 @@ export type UserRowsGone = {
 
 /**
  * Deletes the user's rows (call inside a transaction): the user, its payments, deliveries and
- * installs, and its facts still waiting in the outbox or dead-lettered. seen_event_ids stays: it
- * holds opaque client ids only, and keeping them stops a re-sent event from bringing the user's data
- * back. The order is the point: each statement reads afresh (READ COMMITTED), and the rows other
- * writers lock before they write outbox rows come first, so the deletion waits for such a writer
- * under way and then sees, and deletes, what it wrote. The user first: a capture in flight holds it
- * (FOR KEY SHARE, store/postgres/payments.ts and events.ts) until it commits, and a later one finds
- * it gone. Then a payment's removal (RevenueCat refund) holds the payment, a decision or an uninstall
- * the install. The outbox and the dead letters last.
+ * installs, and its facts (web events of its browsers included) still waiting in the outbox or
+ * dead-lettered. seen_event_ids and seen_web_event_ids stay: they hold opaque client ids only, and
+ * keeping them stops a re-sent event from bringing the user's data back. The order is the point:
+ * each statement reads afresh (READ COMMITTED), and the rows other writers lock before they write
+ * outbox rows come first, so the deletion waits for such a writer under way and then sees, and
+ * deletes, what it wrote. The user first: a capture in flight holds it (FOR KEY SHARE,
+ * store/postgres/payments.ts and events.ts) until it commits, and a later one finds it gone. Then a
+ * payment's removal (RevenueCat refund) holds the payment, a decision or an uninstall the install.
+ * The outbox and the dead letters last.
  */
 export async function deleteUserRows(sql: Sql, projectId: string, userId: string, f: FactKeys): Promise<UserRowsGone> {
   const users = await sql`DELETE FROM app_users WHERE project_id = ${projectId} AND user_id = ${userId}`;
@@ -145,6 +177,8 @@ export type UnfinishedDeletion = {
   adIds: string[];
   factSeqs: string[];
   deliveryIds: string[];
+  /** Browsers the user was identified on: an identify only in the outbox is gone after step 2. */
+  visitorIds: string[];
 };
 
 export async function findUnfinishedDeletion(
@@ -152,18 +186,27 @@ export async function findUnfinishedDeletion(
   projectId: string,
   userId: string,
 ): Promise<UnfinishedDeletion | undefined> {
-  const [row] = await sql<{ install_ids: string[]; ad_ids: string[]; fact_seqs: string[]; delivery_ids: string[] }[]>`
-    SELECT install_ids, ad_ids, fact_seqs::text[] AS fact_seqs, delivery_ids
+  const [row] = await sql<
+    { install_ids: string[]; ad_ids: string[]; fact_seqs: string[]; delivery_ids: string[]; visitor_ids: string[] }[]
+  >`
+    SELECT install_ids, ad_ids, fact_seqs::text[] AS fact_seqs, delivery_ids, visitor_ids
     FROM user_deletions WHERE project_id = ${projectId} AND user_id = ${userId}`;
   return (
-    row && { installIds: row.install_ids, adIds: row.ad_ids, factSeqs: row.fact_seqs, deliveryIds: row.delivery_ids }
+    row && {
+      installIds: row.install_ids,
+      adIds: row.ad_ids,
+      factSeqs: row.fact_seqs,
+      deliveryIds: row.delivery_ids,
+      visitorIds: row.visitor_ids,
+    }
   );
 }
 
 /**
  * Keeps what the deletion found and deleted until ClickHouse is done (call in the transaction that
  * deletes the user's rows): a re-run after a failure still knows the ad ids Postgres no longer has,
- * the outbox rows a writer may still be inserting, and the deliveries whose attempts are logged.
+ * the outbox rows a writer may still be inserting, the deliveries whose attempts are logged, and
+ * the browsers found by an identify that was only in the outbox.
  */
 export async function markDeletionUnfinished(
   sql: Sql,
@@ -172,14 +215,15 @@ export async function markDeletionUnfinished(
   d: UnfinishedDeletion,
 ): Promise<void> {
   await sql`
-    INSERT INTO user_deletions (project_id, user_id, install_ids, ad_ids, fact_seqs, delivery_ids)
+    INSERT INTO user_deletions (project_id, user_id, install_ids, ad_ids, fact_seqs, delivery_ids, visitor_ids)
     VALUES (${projectId}, ${userId}, ${d.installIds}::text[], ${d.adIds}::text[], ${d.factSeqs}::bigint[],
-      ${d.deliveryIds}::text[])
+      ${d.deliveryIds}::text[], ${d.visitorIds}::text[])
     ON CONFLICT (project_id, user_id) DO UPDATE SET
       install_ids = ARRAY(SELECT DISTINCT unnest(user_deletions.install_ids || EXCLUDED.install_ids)),
       ad_ids = ARRAY(SELECT DISTINCT unnest(user_deletions.ad_ids || EXCLUDED.ad_ids)),
       fact_seqs = ARRAY(SELECT DISTINCT unnest(user_deletions.fact_seqs || EXCLUDED.fact_seqs)),
-      delivery_ids = ARRAY(SELECT DISTINCT unnest(user_deletions.delivery_ids || EXCLUDED.delivery_ids))`;
+      delivery_ids = ARRAY(SELECT DISTINCT unnest(user_deletions.delivery_ids || EXCLUDED.delivery_ids)),
+      visitor_ids = ARRAY(SELECT DISTINCT unnest(user_deletions.visitor_ids || EXCLUDED.visitor_ids))`;
 }
 
 export async function markDeletionFinished(sql: Sql, projectId: string, userId: string): Promise<void> {

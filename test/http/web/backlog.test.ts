@@ -32,7 +32,7 @@ describe('503', () => {
     expect(refused.statusCode).toBe(503);
     expect(refused.json()).toEqual({ msg: 'Too much data is waiting to be stored. Please retry later.', status: 503 });
     expect(refused.headers['retry-after']).toBe('30');
-    expect(refused.headers['access-control-allow-origin']).toBe('*');
+    expect(refused.headers['access-control-allow-origin']).toBe(PAGE_ORIGIN);
     expect(preflight.statusCode).toBe(204);
     expect(await outboxRows(deps, p.project.id)).toEqual({ web_events: 4 });
     await flushFacts(h());

@@ -2,7 +2,9 @@
 // then a beacon or XHR; a first-party host's failure retried on our default host), so a repeated
 // event_id answers 200 "already captured" and stores nothing more, even when the copies race.
 // The id is unique per project only: two projects' events with one id are both kept, each in its
-// own project, and an app's capture-event id never shadows a web event's.
+// own project. Web ids are claimed apart from capture-event's (seen_web_event_ids), so neither
+// shadows the other, not even an app id spelled `web:<web id>` (the public token must not be able
+// to claim an app's ids).
 import { describe, expect, it } from 'vitest';
 import { flushFacts, post, useClientHarness } from '../../support/client.ts';
 import { outboxCount, registeredUser } from '../../support/commerce.ts';
@@ -99,5 +101,42 @@ describe('isolation', () => {
     expect(res.json()).toEqual(stored);
     await flushFacts(h());
     expect((await webRows(deps, p)).map((r) => r.event_id)).toEqual([eventId]);
+  });
+  it('when an app event used the id "web:<uuid>", then a web event with id <uuid> is still stored', async () => {
+    const { deps } = h();
+    const { p, iid } = await registeredUser(h(), 'user-web-ns');
+    const webId = crypto.randomUUID();
+    const app = await post(h(), 'capture-event', {
+      token: p.token,
+      platform: 'ANDROID',
+      install_instance_id: iid,
+      event_name: 'web_checkout',
+      event_id: `web:${webId}`,
+    });
+    expect(app.json().msg).toBe('Event captured successfully');
+
+    const res = await postWeb(h(), sdkPageView(p.token, { event_id: webId }));
+
+    expect(res.json()).toEqual(stored);
+    await flushFacts(h());
+    expect((await webRows(deps, p)).map((r) => r.event_id)).toEqual([webId]);
+  });
+
+  it('when a web event with id X came first, then an app event with id "web:X" is still stored', async () => {
+    const { deps } = h();
+    const { p, iid } = await registeredUser(h(), 'user-web-ns2');
+    const webId = crypto.randomUUID();
+    expect((await postWeb(h(), sdkPageView(p.token, { event_id: webId }))).json()).toEqual(stored);
+
+    const app = await post(h(), 'capture-event', {
+      token: p.token,
+      platform: 'ANDROID',
+      install_instance_id: iid,
+      event_name: 'web_checkout',
+      event_id: `web:${webId}`,
+    });
+
+    expect(app.json().msg).toBe('Event captured successfully');
+    expect(await outboxCount(deps, p, 'events')).toBe(1);
   });
 });

@@ -1,5 +1,6 @@
 // POST /web/ingest refusals and CORS (README "Web SDK"): a web page on the customer's origin reads
-// every answer, so each one carries Access-Control-Allow-Origin: * and the preflight answers 204.
+// every answer, so each one echoes its Origin with credentials allowed (the SDK's sendBeacon is a
+// credentialed request, which `*` fails) and the preflight answers 204.
 // A missing or unknown token is 401 with the client routes' text; a bad field a 400 naming it;
 // an encrypted (lrv) body a 400 saying this server cannot open it; bodies over
 // BODY_LIMIT_CLIENT_BYTES 413; other content types 415. Nothing refused is stored.
@@ -8,7 +9,7 @@ import { MSG } from '../../../src/http/messages.ts';
 import { useClientHarness } from '../../support/client.ts';
 import { outboxCount } from '../../support/commerce.ts';
 import { newProject } from '../../support/harness.ts';
-import { PAGE_ORIGIN, postWeb, sdkPageView, TRANSPORT_HEADERS } from '../../support/web.ts';
+import { PAGE_ORIGIN, postWeb, sdkPageView, stored, TRANSPORT_HEADERS } from '../../support/web.ts';
 
 const h = useClientHarness();
 
@@ -18,7 +19,7 @@ const SEALED =
   'Encrypted Web SDK payloads (lrv envelopes) are not supported by this server: it holds no private key to open them. Use a Web SDK build without publicKey / keyId.';
 
 describe('CORS', () => {
-  it('when a page preflights /web/ingest or /web/collect, then 204 allows POST from any origin with the asked headers', async () => {
+  it('when a page preflights /web/ingest or /web/collect, then 204 allows a credentialed POST from its origin with the asked headers', async () => {
     for (const url of ['/web/ingest', '/web/collect']) {
       const res = await h().app.inject({
         method: 'OPTIONS',
@@ -33,11 +34,60 @@ describe('CORS', () => {
       expect(res.statusCode, url).toBe(204);
       expect(res.body).toBe('');
       expect(res.headers).toMatchObject({
-        'access-control-allow-origin': '*',
+        'access-control-allow-origin': PAGE_ORIGIN,
+        'access-control-allow-credentials': 'true',
+        vary: 'Origin',
         'access-control-allow-methods': 'POST, OPTIONS',
         'access-control-allow-headers': 'content-type',
         'access-control-max-age': '86400',
       });
+    }
+  });
+
+  it('when a page preflights its sendBeacon Blob (credentials included), then the answer names its origin', async () => {
+    // A beacon always goes with credentials (Beacon spec) and an application/json Blob is
+    // preflighted; the Fetch CORS check then fails on `*`, and the SDK never learns the event is lost.
+    const res = await h().app.inject({
+      method: 'OPTIONS',
+      url: '/web/ingest',
+      headers: {
+        origin: PAGE_ORIGIN,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type',
+        'sec-fetch-mode': 'cors',
+      },
+    });
+
+    expect(res.statusCode).toBe(204);
+    expect(res.headers['access-control-allow-origin']).toBe(PAGE_ORIGIN);
+    expect(res.headers['access-control-allow-credentials']).toBe('true');
+    expect(res.headers.vary).toBe('Origin');
+  });
+
+  it('when the beacon itself arrives, then its answer passes the credentialed CORS check too', async () => {
+    const p = await newProject(h().deps);
+
+    const res = await postWeb(h(), sdkPageView(p.token), { headers: TRANSPORT_HEADERS.beacon });
+
+    expect(res.json()).toEqual(stored);
+    expect(res.headers).toMatchObject({
+      'access-control-allow-origin': PAGE_ORIGIN,
+      'access-control-allow-credentials': 'true',
+      vary: 'Origin',
+    });
+  });
+
+  it('when a request has no Origin or a malformed one, then the answer allows any origin, without credentials', async () => {
+    const p = await newProject(h().deps);
+    for (const origin of [undefined, 'https://shop.example.com/path', 'shop.example.com']) {
+      const headers = { 'content-type': 'application/json', ...(origin === undefined ? {} : { origin }) };
+
+      const res = await postWeb(h(), sdkPageView(p.token), { headers });
+
+      expect(res.json(), String(origin)).toEqual(stored);
+      expect(res.headers['access-control-allow-origin']).toBe('*');
+      expect(res.headers['access-control-allow-credentials']).toBeUndefined();
+      expect(res.headers.vary).toBe('Origin');
     }
   });
 
@@ -65,7 +115,7 @@ describe('401', () => {
 
       expect(res.statusCode, String(token)).toBe(401);
       expect(res.json()).toEqual(TOKEN_401);
-      expect(res.headers['access-control-allow-origin']).toBe('*');
+      expect(res.headers['access-control-allow-origin']).toBe(PAGE_ORIGIN);
     }
     expect(MSG.clientTokenInvalid).toBe(TOKEN_401.msg);
     expect(await outboxCount(deps, p, 'web_events')).toBe(0);
@@ -81,7 +131,7 @@ describe('400', () => {
 
       expect(res.statusCode).toBe(400);
       expect(res.json()).toEqual(bad('event_type must be a non-empty string of at most 64 characters.'));
-      expect(res.headers['access-control-allow-origin']).toBe('*');
+      expect(res.headers['access-control-allow-origin']).toBe(PAGE_ORIGIN);
     }
     expect(await outboxCount(deps, p, 'web_events')).toBe(0);
   });
@@ -120,7 +170,7 @@ describe('400', () => {
 
       expect(res.statusCode, payload).toBe(400);
       expect(res.json()).toEqual(bad(msg));
-      expect(res.headers['access-control-allow-origin']).toBe('*');
+      expect(res.headers['access-control-allow-origin']).toBe(PAGE_ORIGIN);
     }
   });
 
@@ -133,7 +183,7 @@ describe('400', () => {
 
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual(bad(SEALED));
-    expect(res.headers['access-control-allow-origin']).toBe('*');
+    expect(res.headers['access-control-allow-origin']).toBe(PAGE_ORIGIN);
     expect(await outboxCount(deps, p, 'web_events')).toBe(0);
   });
 });
@@ -147,7 +197,7 @@ describe('413 and 415', () => {
 
     expect(res.statusCode).toBe(413);
     expect(res.json()).toEqual({ msg: 'Request body too large.', status: 413 });
-    expect(res.headers['access-control-allow-origin']).toBe('*');
+    expect(res.headers['access-control-allow-origin']).toBe(PAGE_ORIGIN);
     expect(await outboxCount(deps, p, 'web_events')).toBe(0);
   });
 
@@ -161,7 +211,7 @@ describe('413 and 415', () => {
 
     expect(res.statusCode).toBe(415);
     expect(res.json()).toEqual({ msg: 'Unsupported content type. Send application/json.', status: 415 });
-    expect(res.headers['access-control-allow-origin']).toBe('*');
+    expect(res.headers['access-control-allow-origin']).toBe(PAGE_ORIGIN);
   });
 });
 

@@ -32,7 +32,7 @@ describe('200 stored', () => {
 
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual(stored);
-    expect(res.headers['access-control-allow-origin']).toBe('*');
+    expect(res.headers['access-control-allow-origin']).toBe(PAGE_ORIGIN);
     expect(await outboxCount(deps, p, 'web_events')).toBe(1);
     await flushFacts(h());
     expect(await webRows(deps, p)).toEqual([
@@ -199,6 +199,38 @@ describe('200 stored', () => {
     expect(String(row?.page_url)).toHaveLength(4096);
     expect(String(row?.user_agent)).toHaveLength(1024);
     expect(Object.keys(row ?? {})).not.toContain('sdk_version');
+  });
+
+  it('when a number is past the double range (1e400, as a JSON number or its text), then it is clamped and the event stored', async () => {
+    const { deps } = h();
+    const p = await newProject(deps);
+    const bodies = [
+      `{"token":"${p.token}","event_type":"page_view","client_timestamp":"2026-11-28T10:00:01.000Z","screen_width":1e400,"timezone_offset":-1e400}`,
+      `{"token":"${p.token}","event_type":"page_view","client_timestamp":"2026-11-28T10:00:02.000Z","screen_width":"1e400","timezone_offset":"-1e400"}`,
+    ];
+
+    const answers = [];
+    for (const body of bodies) {
+      answers.push(await postWeb(h(), body));
+    }
+
+    expect(answers.map((r) => r.json())).toEqual([stored, stored]);
+    await flushFacts(h());
+    expect((await webRows(deps, p)).map((r) => [r.screen_width, r.timezone_offset])).toEqual([
+      [4_294_967_295, -32_768],
+      [4_294_967_295, -32_768],
+    ]);
+  });
+
+  it('when lr.identify got the user id with spaces around it, then it is stored trimmed, as the app SDKs read theirs', async () => {
+    const { deps } = h();
+    const p = await newProject(deps);
+
+    const res = await postWeb(h(), sdkPageView(p.token, { event_type: 'identify', user_id: '  customer-42 \t' }));
+
+    expect(res.json()).toEqual(stored);
+    await flushFacts(h());
+    expect((await webRows(deps, p)).map((r) => r.user_id)).toEqual(['customer-42']);
   });
 
   it('when the project enforces SDK request signing for its apps, then unsigned web events are still stored', async () => {

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { init, useClientHarness } from '../../support/client.ts';
 import { newProject } from '../../support/harness.ts';
-import { postWeb, sdkPageView } from '../../support/web.ts';
+import { PAGE_ORIGIN, postWeb, sdkPageView } from '../../support/web.ts';
 
 const h = useClientHarness({
   RATE_LIMITS_ENABLED: 'true',
@@ -30,7 +30,7 @@ describe('429', () => {
     for (const r of limited) {
       expect(r.json()).toEqual({ msg: 'Rate limit exceeded. Please try again later.', status: 429 });
       expect(r.headers['retry-after']).toBe('1');
-      expect(r.headers['access-control-allow-origin']).toBe('*');
+      expect(r.headers['access-control-allow-origin']).toBe(PAGE_ORIGIN);
     }
     expect(app.map((r) => r.statusCode)).toEqual([202, 202, 202]);
   });

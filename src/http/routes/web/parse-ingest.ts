@@ -1,9 +1,9 @@
 // The Web SDK's event body (real-clients §7; @linkrunner/web src/core.js buildPayload): flat JSON
 // of text and numbers. Read tolerantly, as the SDKs' bodies are: a field may be absent or null
 // ('' / 0), a number may come as its text, text may come as a number or boolean, too-long text is
-// cut at its cap and numbers are clamped. Only a field of the wrong kind (an object where text or
-// a number belongs) and a missing event_type are refused, with a 400 naming the field. Fields we
-// do not know are ignored.
+// cut at its cap and numbers are clamped (±Infinity too); user_id is trimmed. Only a field of the
+// wrong kind (an object where text or a number belongs) and a missing event_type are refused, with
+// a 400 naming the field. Fields we do not know are ignored.
 import {
   WEB_ATTRIBUTION_FIELDS,
   WEB_ATTRIBUTION_MAX,
@@ -46,11 +46,19 @@ function readNumber(b: ClientBody, key: string, rule: { min: number; max: number
     return 0;
   }
   const n = typeof v === 'number' ? v : typeof v === 'boolean' ? Number(v) : typeof v === 'string' ? Number(v) : NaN;
-  if (!Number.isFinite(n)) {
+  // A number past the double range (1e400, as JSON or text) reads as ±Infinity: out of range, so
+  // clamped like 1e12 is; only what is no number at all is refused.
+  if (Number.isNaN(n)) {
     throw new ApiError(400, MSG.webFieldMustBeNumber(key));
   }
   const clamped = Math.min(rule.max, Math.max(rule.min, n));
   return rule.integer ? Math.round(clamped) : clamped;
+}
+
+/** user_id (lr.identify), trimmed as the app SDKs' ids are (ids.ts optionalUserId): the same user matches. */
+function readUserId(b: ClientBody): string {
+  const v = b.user_id;
+  return readText({ user_id: typeof v === 'string' ? v.trim() : v }, 'user_id', WEB_TEXT_FIELDS.user_id);
 }
 
 function readEventType(v: unknown): string {
@@ -79,7 +87,7 @@ export function parseWebEvent(body: unknown): WebEventInput {
   const eventId = optionalId(b, 'event_id', MAX_EVENT_ID, MSG.eventIdInvalid);
   const text: Record<string, string> = {};
   for (const [key, max] of Object.entries(WEB_TEXT_FIELDS)) {
-    text[key] = readText(b, key, max);
+    text[key] = key === 'user_id' ? readUserId(b) : readText(b, key, max);
   }
   for (const key of WEB_ATTRIBUTION_FIELDS) {
     text[key] = readText(b, key, WEB_ATTRIBUTION_MAX);

@@ -1,10 +1,13 @@
 // The /web scope, where customers' web pages post (the Web SDK). The page is on the customer's
-// origin, so every answer carries Access-Control-Allow-Origin: * (no credentials are involved: the
-// token is in the body), errors included, and a preflight is answered. Bodies are JSON sent as
-// application/json (the SDK's fetch, its beacon Blob and its XHR) or text/plain (a beacon of a
-// plain string, a "simple" request that skips the preflight), capped at BODY_LIMIT_CLIENT_BYTES
-// like the client routes, and refused with 503 + Retry-After while the fact backlog is over its
-// cap (nothing is stored then, so the SDK's fallback to our default host cannot count it twice).
+// origin, so every answer, errors and the preflight included, lets it through CORS. The SDK's
+// sendBeacon always goes with credentials (Beacon spec), which fail on Access-Control-Allow-Origin:
+// *, so the page's Origin is echoed with Access-Control-Allow-Credentials: true and Vary: Origin
+// (`*` only when no Origin came). No cookie is ever read here (the token is in the body), so this
+// grants a page nothing more. Bodies are JSON sent as application/json (the SDK's fetch, its beacon
+// Blob and its XHR) or text/plain (a beacon of a plain string, a "simple" request that skips the
+// preflight), capped at BODY_LIMIT_CLIENT_BYTES like the client routes, and refused with 503 +
+// Retry-After while the fact backlog is over its cap (nothing is stored then, so the SDK's fallback
+// to our default host cannot count it twice).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../../deps.ts';
 import { BACKLOG_RETRY_AFTER_S, createBacklogCheck } from '../../../domain/facts/check-backlog.ts';
@@ -15,10 +18,24 @@ import { parseClientJson } from '../client/client-scope.ts';
 /** A header name list as browsers send Access-Control-Request-Headers (tokens and commas only). */
 const HEADER_LIST_RE = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+(\s*,\s*[A-Za-z0-9!#$%&'*+.^_`|~-]+)*$/;
 const PREFLIGHT_MAX_AGE_S = 86_400;
+/** A serialized origin as browsers send it (scheme://host[:port], or "null" from a sandboxed page). */
+const ORIGIN_RE = /^(null|[A-Za-z][A-Za-z0-9+.-]*:\/\/[A-Za-z0-9.\-_~[\]:%]+)$/;
+
+function allowOrigin(req: FastifyRequest, reply: FastifyReply): void {
+  const origin = req.headers.origin;
+  if (typeof origin === 'string' && ORIGIN_RE.test(origin)) {
+    reply.header('access-control-allow-origin', origin);
+    reply.header('access-control-allow-credentials', 'true');
+  } else {
+    reply.header('access-control-allow-origin', '*');
+  }
+  // The answer depends on the Origin: a cache must not hand one page's answer to another.
+  reply.header('vary', 'Origin');
+}
 
 export function configureWebScope(app: FastifyInstance, deps: Deps): void {
-  app.addHook('onSend', async (_req, reply, payload) => {
-    reply.header('access-control-allow-origin', '*');
+  app.addHook('onSend', async (req, reply, payload) => {
+    allowOrigin(req, reply);
     return payload;
   });
   const overBacklog = createBacklogCheck(deps);
