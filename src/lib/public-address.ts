@@ -2,7 +2,8 @@
 // machines beside the service: loopback, link-local (cloud metadata at 169.254.169.254), private
 // and CGNAT ranges, unspecified, multicast and reserved addresses, in any spelling (IPv4-mapped
 // IPv6 included; NAT64 64:ff9b::/96 and 64:ff9b:1::/48 and 6to4 2002::/16 are judged by the IPv4
-// address they embed, since a translator or relay on the path delivers them there). The check sits
+// address they embed, since a translator or relay on the path delivers them there; Teredo and the
+// IPv4-translated ::ffff:0:0:0/96 are refused whole). The check sits
 // in the DNS lookup the socket itself uses, so the address checked is the address connected to:
 // a name that answers a public address to a first query and a private one to the next (DNS
 // rebinding) gets no second query.
@@ -26,6 +27,10 @@ for (const [net, bits] of [
 }
 for (const [net, bits] of [
   ['::', 96], // unspecified, loopback, IPv4-compatible (deprecated)
+  ['::ffff:0:0:0', 96], // IPv4-translated (RFC 2765 ::ffff:0:a.b.c.d): a translator's inside
+  ['100::', 64], // discard-only
+  ['2001::', 32], // Teredo: a relay delivers to the client's IPv4, which the address hides (XOR)
+  ['2001:db8::', 32], // documentation
   ['fc00::', 7], // unique local
   ['fe80::', 10], // link-local
   ['fec0::', 10], // site-local (deprecated)

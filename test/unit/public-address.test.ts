@@ -31,6 +31,11 @@ describe('isPublicAddress', () => {
     ['2002:a9fe:a9fe::1', '6to4 of 169.254.169.254'],
     ['2002:c0a8:101:1::1', '6to4 of 192.168.1.1'],
     ['2002:0a00:0001::%eth0', '6to4 of 10.0.0.1 with a zone id'],
+    ['2001:0:4136:e378:8000:63bf:80ff:fffe', 'Teredo (its client IPv4, 127.0.0.1, XOR-hidden)'],
+    ['::ffff:0:7f00:1', 'IPv4-translated ::ffff:0:127.0.0.1'],
+    ['::ffff:0:169.254.169.254', 'IPv4-translated metadata, dotted'],
+    ['100::1', 'discard-only'],
+    ['2001:db8::1', 'documentation'],
   ])('when the address is %s (%s), then it is not public', (ip) => {
     expect(isPublicAddress(ip)).toBe(false);
   });
