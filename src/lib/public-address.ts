@@ -31,6 +31,7 @@ for (const [net, bits] of [
   ['100::', 64], // discard-only
   ['2001::', 32], // Teredo: a relay delivers to the client's IPv4, which the address hides (XOR)
   ['2001:db8::', 32], // documentation
+  ['3fff::', 20], // documentation (RFC 9637)
   ['fc00::', 7], // unique local
   ['fe80::', 10], // link-local
   ['fec0::', 10], // site-local (deprecated)

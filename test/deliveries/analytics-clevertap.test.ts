@@ -111,6 +111,33 @@ describe('what CleverTap receives', () => {
     expect(record).toMatchObject({ identity: userId, type: 'profile' });
     expect(record).not.toHaveProperty('objectId');
   });
+
+  it('when the clevertap_id arrives after the sign-up, then the profile is sent again by objectId, once', async () => {
+    const { p, newHits } = await clevertapProject();
+    const { iid } = await attributedInstall(h(), p);
+    const userId = `ct-${randomUUID()}`;
+    await signUp(h(), p, iid, { id: userId });
+    await deliverAt(h().deps, p, 'analytics:clevertap');
+
+    expect((await storeClevertapId(p, iid, '__late0a1b2c3d')).statusCode).toBe(200);
+    expect((await storeClevertapId(p, iid, '__late0a1b2c3d')).statusCode).toBe(200); // the SDK again
+    const out = await deliverAt(h().deps, p, 'analytics:clevertap');
+
+    expect(out).toMatchObject({ claimed: 1, sent: 1 });
+    expect(newHits().map((hit) => records(hit.body)[0])).toMatchObject([
+      { identity: userId },
+      { objectId: '__late0a1b2c3d', type: 'profile' },
+    ]);
+  });
+
+  it('when an install that registered no user stores a clevertap_id, then nothing is queued', async () => {
+    const { p } = await clevertapProject();
+    const { iid } = await attributedInstall(h(), p);
+
+    expect((await storeClevertapId(p, iid, '__nouser0a1b2c')).statusCode).toBe(200);
+
+    expect(await deliveryRows(h().deps, p)).toEqual([]);
+  });
 });
 
 describe('records CleverTap names in unprocessed', () => {

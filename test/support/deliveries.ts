@@ -83,8 +83,9 @@ export type DeliveryRow = {
 };
 
 export function deliveryRows(deps: Deps, p: TestProject): Promise<DeliveryRow[]> {
+  // Ordered by the serial, not by the text the select gives it ('10' sorts before '9').
   return deps.sql<DeliveryRow[]>`SELECT id::text AS id, destination, event_key, status, attempts, last_error, payload
-    FROM deliveries WHERE project_id = ${p.project.id} ORDER BY id`;
+    FROM deliveries WHERE project_id = ${p.project.id} ORDER BY deliveries.id`;
 }
 
 /** Runs the delivery step for one destination at `atMs` (default: now). */

@@ -36,6 +36,8 @@ describe('isPublicAddress', () => {
     ['::ffff:0:169.254.169.254', 'IPv4-translated metadata, dotted'],
     ['100::1', 'discard-only'],
     ['2001:db8::1', 'documentation'],
+    ['3fff::1', 'documentation, RFC 9637 3fff::/20'],
+    ['3fff:fff:ffff:ffff::1', 'documentation, the last address of 3fff::/20'],
   ])('when the address is %s (%s), then it is not public', (ip) => {
     expect(isPublicAddress(ip)).toBe(false);
   });

@@ -13,7 +13,7 @@
 // - CleverTap /1/upload: `unprocessed: [{status: "fail", code, error, record}]`, each echoing the
 //   record it refused, named here by its objectId or identity (the first sent record with that id
 //   not named yet). The others were processed (`sent`; in a 400, only when `processed` counts them
-//   all, and they go again when it is 0). Code 555, "Miscellaneous server error", is CleverTap's own
+//   all, else they go again: a repeated profile update changes nothing). Code 555, "Miscellaneous server error", is CleverTap's own
 //   failure: that record is `failed`, tried again later as a 5xx would be.
 // Anything else (no names, names out of range, unreadable JSON) leaves the status to decide.
 import type { AnalyticsVendor } from '../../store/postgres/analytics-connections.ts';
@@ -115,7 +115,9 @@ function clevertap(status: number, a: Json, ids: Record<string, string>[]): Refu
   if (status < 300 || a.processed === others) {
     return { refused, failed, rest: 'sent' };
   }
-  return a.processed === 0 ? { refused, failed, rest: 'resend' } : undefined;
+  // A 400 that took in some of the others (or says nothing): they go again; a profile update
+  // only sets properties, so one CleverTap took already changes nothing.
+  return { refused, failed, rest: 'resend' };
 }
 
 /**

@@ -158,6 +158,13 @@ export async function updateAppUser(sql: Sql, projectId: string, userId: string,
   return res.count === 1;
 }
 
+/** The users an install registered (app_users.install_instance_id; several on a shared device). */
+export async function findUsersRegisteredBy(sql: Sql, projectId: string, installInstanceId: string): Promise<string[]> {
+  const rows = await sql<{ user_id: string }[]>`
+    SELECT user_id FROM app_users WHERE project_id = ${projectId} AND install_instance_id = ${installInstanceId}`;
+  return rows.map((r) => r.user_id);
+}
+
 /** The user id an install is tied to: null when none, undefined when the install is unknown. */
 export async function findInstallUserId(
   sql: Sql,
