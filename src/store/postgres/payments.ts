@@ -97,19 +97,21 @@ export async function markPaymentsRemoved(
     FROM removed r
     LEFT JOIN installs i ON i.project_id = ${projectId} AND i.install_instance_id = r.install_instance_id
     ORDER BY r.id`;
-  return rows.map((r) => ({
-    id: r.id,
-    paymentId: r.payment_id,
-    userId: r.user_id,
-    installInstanceId: r.install_instance_id,
-    type: r.type,
-    status: r.status,
-    amount: r.amount,
-    capturedAt: r.captured_at,
-    platform: r.platform,
-    factId: r.fact_id,
-  }));
+  return rows.map(removedPayment);
 }
+
+const removedPayment = (r: RemovedRow): RemovedPayment => ({
+  id: r.id,
+  paymentId: r.payment_id,
+  userId: r.user_id,
+  installInstanceId: r.install_instance_id,
+  type: r.type,
+  status: r.status,
+  amount: r.amount,
+  capturedAt: r.captured_at,
+  platform: r.platform,
+  factId: r.fact_id,
+});
 
 /** A payment as a RevenueCat refund or its reversal sees it (README "RevenueCat webhook"). */
 export type RefundablePayment = RemovedPayment & { removed: boolean };
@@ -133,19 +135,7 @@ export async function findPaymentForUpdate(
   if (!r) {
     return undefined;
   }
-  return {
-    id: r.id,
-    paymentId: r.payment_id,
-    userId: r.user_id,
-    installInstanceId: r.install_instance_id,
-    type: r.type,
-    status: r.status,
-    amount: r.amount,
-    capturedAt: r.captured_at,
-    platform: r.platform,
-    factId: r.fact_id,
-    removed: r.removed,
-  };
+  return { ...removedPayment(r), removed: r.removed };
 }
 
 /** Sets what a payment counts: its amount, and whether it is removed (removed_at). */
