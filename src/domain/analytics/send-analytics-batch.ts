@@ -8,22 +8,15 @@
 // (public-address.ts), and a name that resolves to none makes the batch dead. The key is redacted
 // from what is kept of the answer, since a vendor may quote it (Amplitude's `Invalid API key: …`).
 import type { Deps } from '../../deps.ts';
-import { HttpCallError, postText, redactUserinfo } from '../../lib/http-client.ts';
 import { publicOnlyLookup } from '../../lib/public-address.ts';
 import { redactSecrets } from '../../lib/redact-secret.ts';
 import { decryptSecret, loadSecretsKey } from '../../lib/secrets.ts';
 import { type AnalyticsVendor, findAnalyticsConnection } from '../../store/postgres/analytics-connections.ts';
 import type { Delivery } from '../../store/postgres/deliveries.ts';
-import {
-  type AttemptOutcome,
-  type AttemptResult,
-  classifyStatus,
-  RESPONSE_MAX_BYTES,
-  summarize,
-} from '../deliveries/send-attempt.ts';
+import { type AttemptResult, exchangeAttempt, summarize } from '../deliveries/send-attempt.ts';
 import type { AnalyticsPayload } from './queue-analytics-deliveries.ts';
 import { type Refusals, readRefusals } from './read-refusals.ts';
-import { refusedIn2xx, type VendorRequest, vendorRequest, vendorUrl } from './vendor-request.ts';
+import { refusedIn2xx, vendorRequest, vendorUrl } from './vendor-request.ts';
 
 export const ANALYTICS_TIMEOUT_MS = 5000;
 
@@ -32,33 +25,6 @@ export const analyticsKeyContext = (projectId: string, vendor: AnalyticsVendor):
 
 /** The attempt, and the users its answer names as refused (by index in `rows`). */
 export type VendorAttempt = { result: AttemptResult; refusals?: Refusals };
-
-/** The exchange, its whole (redacted) answer kept for reading the refusals. */
-async function exchange(
-  req: VendorRequest,
-  lookup: ReturnType<typeof publicOnlyLookup> | undefined,
-  clean: (text: string) => string,
-): Promise<{ result: AttemptResult; body: string }> {
-  const started = performance.now();
-  const latencyMs = () => Math.round(performance.now() - started);
-  try {
-    const res = await postText(req.url, req.body, {
-      contentType: req.contentType,
-      timeoutMs: ANALYTICS_TIMEOUT_MS,
-      maxBytes: RESPONSE_MAX_BYTES,
-      headers: req.headers,
-      lookup,
-    });
-    const body = clean(res.body);
-    const outcome = classifyStatus(res.status);
-    return { result: { outcome, httpStatus: res.status, latencyMs: latencyMs(), summary: summarize(body) }, body };
-  } catch (err) {
-    const e = err instanceof HttpCallError ? err : new HttpCallError('network', redactUserinfo(String(err)));
-    const outcome: AttemptOutcome = e.kind === 'timeout' || e.kind === 'network' ? 'retry' : 'dead';
-    const summary = summarize(clean(`${e.kind}: ${e.message}`));
-    return { result: { outcome, httpStatus: 0, latencyMs: latencyMs(), summary }, body: '' };
-  }
-}
 
 /** 'removed': the connection is gone; undefined: it is switched off (rows wait until it is back). */
 export async function sendAnalyticsBatch(
@@ -78,8 +44,13 @@ export async function sendAnalyticsBatch(
   const url = vendorUrl(vendor, conn.endpoint, deps.config.analyticsBaseUrl);
   const sent = rows.map((r) => ({ payload: r.payload as AnalyticsPayload, eventTime: r.eventTime }));
   const req = vendorRequest(vendor, url, key, sent, conn.accountId);
-  const lookup = deps.config.analyticsBaseUrl ? undefined : publicOnlyLookup();
-  const { result, body } = await exchange(req, lookup, (text) => redactSecrets(text, [key]));
+  const { result, answer: body } = await exchangeAttempt(req.url, req.body, {
+    timeoutMs: ANALYTICS_TIMEOUT_MS,
+    headers: req.headers,
+    contentType: req.contentType,
+    lookup: deps.config.analyticsBaseUrl ? undefined : publicOnlyLookup(),
+    redact: (text) => redactSecrets(text, [key]),
+  });
   const ids = sent.map((r) => r.payload.ids);
   const refusals = result.httpStatus > 0 ? readRefusals(vendor, result.httpStatus, body, rows.length, ids) : undefined;
   if (refusals) {

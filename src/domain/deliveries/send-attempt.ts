@@ -25,26 +25,36 @@ export function classifyStatus(status: number): AttemptOutcome {
 /** The answer's body as the caller's check sees it: `complete` is false when it was cut. */
 export type AnswerCheck = (body: string, complete: boolean) => string | undefined;
 
+type AttemptOptions = {
+  timeoutMs: number;
+  headers?: Record<string, string>;
+  accept?: AnswerCheck;
+  cutSlowBody?: boolean;
+  /** application/json unless given (Amplitude's Identify API takes a form). */
+  contentType?: string;
+  /** Resolves the host for the socket (see postText); a refused address makes the attempt dead. */
+  lookup?: LookupFunction;
+  /** Applied to the whole answer (or error) before it is cut to the summary: no secret half-kept. */
+  redact?: (text: string) => string;
+};
+
 /**
  * POSTs JSON; `accept` may turn a 2xx with an unexpected answer into a retry. `cutSlowBody`: a body
  * still open at the time limit is cut there instead of making the attempt a timeout (see postText).
  */
-export async function sendAttempt(
+export async function sendAttempt(url: string, body: string, opts: AttemptOptions): Promise<AttemptResult> {
+  return (await exchangeAttempt(url, body, opts)).result;
+}
+
+/**
+ * sendAttempt, with the whole answer too (redacted as the summary is; '' when none came), for a
+ * caller that reads it further (analytics: the users a vendor names as refused).
+ */
+export async function exchangeAttempt(
   url: string,
   body: string,
-  opts: {
-    timeoutMs: number;
-    headers?: Record<string, string>;
-    accept?: AnswerCheck;
-    cutSlowBody?: boolean;
-    /** application/json unless given (Amplitude's Identify API takes a form). */
-    contentType?: string;
-    /** Resolves the host for the socket (see postText); a refused address makes the attempt dead. */
-    lookup?: LookupFunction;
-    /** Applied to the whole answer (or error) before it is cut to the summary: no secret half-kept. */
-    redact?: (text: string) => string;
-  },
-): Promise<AttemptResult> {
+  opts: AttemptOptions,
+): Promise<{ result: AttemptResult; answer: string }> {
   const started = performance.now();
   const latency = () => Math.round(performance.now() - started);
   const clean = opts.redact ?? ((text: string) => text);
@@ -59,15 +69,18 @@ export async function sendAttempt(
     });
     const outcome = classifyStatus(res.status);
     const problem = outcome === 'sent' ? opts.accept?.(res.body, res.complete) : undefined;
-    return {
+    const answer = clean(res.body);
+    const result: AttemptResult = {
       outcome: problem ? 'retry' : outcome,
       httpStatus: res.status,
       latencyMs: latency(),
-      summary: summarize(clean(problem ?? res.body)),
+      summary: summarize(problem === undefined ? answer : clean(problem)),
     };
+    return { result, answer };
   } catch (err) {
     const e = err instanceof HttpCallError ? err : new HttpCallError('network', redactUserinfo(String(err)));
     const outcome: AttemptOutcome = e.kind === 'timeout' || e.kind === 'network' ? 'retry' : 'dead';
-    return { outcome, httpStatus: 0, latencyMs: latency(), summary: summarize(clean(`${e.kind}: ${e.message}`)) };
+    const summary = summarize(clean(`${e.kind}: ${e.message}`));
+    return { result: { outcome, httpStatus: 0, latencyMs: latency(), summary }, answer: '' };
   }
 }
